@@ -1,0 +1,1253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xdeadline: a deadline I/O scheduler for blk-mq that scales with the number
+ * of submitting CPUs and carries the HDD/SMR ideas that never reached
+ * mainline.
+ *
+ * Scheduling follows mq-deadline's contract (same knobs, units and
+ * defaults): per-priority, per-direction FIFOs with expiry and sector-sorted
+ * trees, fifo_batch, writes_starved, front_merges and priority aging.  On
+ * top of that, each of these is a sysfs knob:
+ *
+ *  serialize_dispatch  only one context runs the dispatch logic; the others
+ *                      return at once (blk-mq re-runs the queue on
+ *                      completion and on its own delayed run, so nothing is
+ *                      stranded).
+ *  defer_insert        when the scheduler lock is contended, insertions only
+ *                      append to a list under a light lock; the dispatcher
+ *                      sorts them in.  When the lock is free, requests are
+ *                      inserted (and insert-merged) at once, which keeps the
+ *                      merges that upstream's always-deferred variant lost.
+ *  merge_skip          skip bio-merge lookups while the lock is contended.
+ *  dispatch_batch      move up to N requests per lock hold to a ready list
+ *                      handed out without the scheduler lock.
+ *  nr_sched_batch      at most N requests per blk-mq dispatch round.
+ *  head_request        C-LOOK: restart a sweep at the lowest sector instead
+ *                      of the oldest request when no deadline expired.
+ *  zoned_qd1_writes    zoned devices: one write in flight, zone by zone.
+ *
+ * See man/xdeadline.4 for the knob reference.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/percpu.h>
+#include <linux/ioprio.h>
+#include <linux/jiffies.h>
+#include <linux/log2.h>
+
+#include "xd_compat.h"
+
+#define XD_NAME "xdeadline"
+
+/* Stock mq-deadline defaults, so existing tunings carry over. */
+#define XD_READ_EXPIRE		(HZ / 2)
+#define XD_WRITE_EXPIRE		(5 * HZ)
+#define XD_PRIO_AGING_EXPIRE	(10 * HZ)
+#define XD_WRITES_STARVED	2
+#define XD_FIFO_BATCH		16
+#define XD_DISPATCH_BATCH	8
+#define XD_MAX_BATCH		256
+/* Upper bound for the expiry knobs, in milliseconds (one hour). */
+#define XD_MAX_EXPIRE_MS	3600000
+
+enum xd_prio {
+	XD_RT,
+	XD_BE,
+	XD_IDLE,
+	XD_NR_PRIO,
+};
+
+static const char *const xd_prio_name[XD_NR_PRIO] = { "rt", "be", "idle" };
+static const char *const xd_dir_name[2] = { "read", "write" };
+
+/* Bits of rq->elv.priv[1]: per-request state set at dispatch. */
+#define XD_RQ_QD1_WRITE		1UL	/* counted in qd1_writes */
+#define XD_RQ_DISPATCHED	2UL	/* handed to the driver */
+
+/* Counters updated outside the scheduler lock, summed when read. */
+struct xd_pcpu_stats {
+	u64 completed[XD_NR_PRIO];	/* dispatched, then completed */
+	u64 ended[XD_NR_PRIO];		/* freed: completed or merged away */
+	u64 bio_merged;
+	u64 bio_merge_skipped;
+	u64 dispatch_skipped;
+	u64 deferred;
+	u64 ready_dispatched;
+	u64 nr_sched_batch_cuts;
+};
+
+struct xd_per_prio {
+	struct rb_root sort_list[2];
+	struct list_head fifo_list[2];
+	/* Sector after the last request dispatched in each direction. */
+	sector_t next_pos[2];
+	/* Protected by xd_data.lock. */
+	u64 inserted;
+	u64 dispatched[2];
+};
+
+struct xd_data {
+	/* Main scheduler lock: sort trees, FIFOs, dispatch state. */
+	spinlock_t lock ____cacheline_aligned_in_smp;
+	struct list_head dispatch;		/* at-head requests */
+	struct xd_per_prio per_prio[XD_NR_PRIO];
+	int last_dir;
+	unsigned int batching;
+	unsigned int starved;
+	/* A zone of a zoned device being written under zoned_qd1_writes. */
+	bool qd1_zone_valid;
+	u64 qd1_zone;
+	/* Ever seen a request that is not best-effort? */
+	bool mixed_prio;
+	/* Protected by lock. */
+	u64 request_merged;
+	u64 insert_merged;
+	u64 expired[2];
+	u64 batches;
+	u64 qd1_waits;
+
+	/* Dispatch serialization. */
+	unsigned long run_state ____cacheline_aligned_in_smp;
+
+	/* Requests already chosen in order, handed out without @lock. */
+	spinlock_t ready_lock ____cacheline_aligned_in_smp;
+	struct list_head ready;
+	/* nr_sched_batch round tracking, under ready_lock. */
+	struct request *round_last;
+	unsigned int round_count;
+
+	/* Deferred insertions. */
+	spinlock_t insert_lock ____cacheline_aligned_in_smp;
+	struct list_head ins_head;
+	struct list_head ins_tail;
+
+	/* Writes in flight under zoned_qd1_writes. */
+	atomic_t qd1_writes ____cacheline_aligned_in_smp;
+
+	struct xd_pcpu_stats __percpu *pcpu;
+	struct request_queue *q;
+	bool zoned;
+
+	/* Tunables (sysfs), read locklessly with READ_ONCE(). */
+	int fifo_expire[2];			/* jiffies */
+	int prio_aging_expire;			/* jiffies */
+	int fifo_batch;
+	int writes_starved;
+	int front_merges;
+	int async_depth;
+	int serialize_dispatch;
+	int defer_insert;
+	int merge_skip;
+	int dispatch_batch;
+	int nr_sched_batch;
+	int head_request;
+	int zoned_qd1_writes;
+};
+
+enum { XD_DISPATCHING };
+
+static enum xd_prio xd_ioprio_to_prio(unsigned short ioprio)
+{
+	switch (IOPRIO_PRIO_CLASS(ioprio)) {
+	case IOPRIO_CLASS_RT:
+		return XD_RT;
+	case IOPRIO_CLASS_IDLE:
+		return XD_IDLE;
+	default:
+		return XD_BE;
+	}
+}
+
+static enum xd_prio xd_rq_prio(struct request *rq)
+{
+	return xd_ioprio_to_prio(req_get_ioprio(rq));
+}
+
+static struct xd_data *xd_of(struct request_queue *q)
+{
+	return q->elevator->elevator_data;
+}
+
+static u64 xd_zone_of(struct xd_data *dd, struct request *rq)
+{
+	return blk_rq_pos(rq) >> ilog2(xd_zone_sectors(dd->q));
+}
+
+static bool xd_qd1_active(struct xd_data *dd)
+{
+	return dd->zoned && READ_ONCE(dd->zoned_qd1_writes);
+}
+
+/* First request at or after @pos in the sort tree of @dir. */
+static struct request *xd_from_pos(struct xd_per_prio *pp, int dir,
+				   sector_t pos)
+{
+	struct rb_node *node = pp->sort_list[dir].rb_node;
+	struct request *rq, *res = NULL;
+
+	while (node) {
+		rq = rb_entry(node, struct request, rb_node);
+		if (blk_rq_pos(rq) >= pos) {
+			res = rq;
+			node = node->rb_left;
+		} else {
+			node = node->rb_right;
+		}
+	}
+	return res;
+}
+
+static struct request *xd_lowest(struct xd_per_prio *pp, int dir)
+{
+	struct rb_node *node = rb_first(&pp->sort_list[dir]);
+
+	return node ? rb_entry(node, struct request, rb_node) : NULL;
+}
+
+static struct request *xd_fifo_head(struct xd_per_prio *pp, int dir)
+{
+	return list_first_entry_or_null(&pp->fifo_list[dir], struct request,
+					queuelist);
+}
+
+static void xd_remove_request(struct request_queue *q, struct xd_per_prio *pp,
+			      struct request *rq)
+{
+	list_del_init(&rq->queuelist);
+	if (!RB_EMPTY_NODE(&rq->rb_node))
+		elv_rb_del(&pp->sort_list[rq_data_dir(rq)], rq);
+	elv_rqhash_del(q, rq);
+	if (q->last_merge == rq)
+		q->last_merge = NULL;
+}
+
+/*
+ * Zone checks for writes.  Before zone write plugging (6.1), the scheduler
+ * itself must keep one write in flight per sequential zone; with
+ * zoned_qd1_writes, one write in flight per device, zone by zone.
+ */
+static bool xd_zone_locked(struct request *rq);
+
+static bool xd_write_blocked(struct xd_data *dd, struct request *rq)
+{
+	return rq_data_dir(rq) == WRITE && dd->zoned && xd_zone_locked(rq);
+}
+
+/* Does the zone being drained under zoned_qd1_writes still have writes? */
+static bool xd_qd1_zone_has_writes(struct xd_data *dd)
+{
+	sector_t start = dd->qd1_zone << ilog2(xd_zone_sectors(dd->q));
+	int p;
+
+	for (p = 0; p < XD_NR_PRIO; p++) {
+		struct request *rq = xd_from_pos(&dd->per_prio[p], WRITE,
+						 start);
+
+		if (rq && xd_zone_of(dd, rq) == dd->qd1_zone)
+			return true;
+	}
+	return false;
+}
+
+static bool xd_zone_locked(struct request *rq)
+{
+#ifdef XD_ZONE_WRITE_LOCK
+	return !blk_req_can_dispatch_to_zone(rq);
+#else
+	return false;
+#endif
+}
+
+static struct request *xd_zone_first_write(struct xd_data *dd,
+					   struct xd_per_prio *pp,
+					   struct request *rq);
+
+/*
+ * zoned_qd1_writes: one write in flight; the zone being drained keeps the
+ * device until it has no queued writes, then the zone of the oldest queued
+ * write is next.  Within a zone, writes go in LBA order.
+ */
+static struct request *xd_qd1_pick(struct xd_data *dd, struct xd_per_prio *pp)
+{
+	struct request *rq;
+
+	if (atomic_read(&dd->qd1_writes))
+		return NULL;
+	if (dd->qd1_zone_valid) {
+		sector_t start = dd->qd1_zone << ilog2(xd_zone_sectors(dd->q));
+
+		rq = xd_from_pos(pp, WRITE, start);
+		if (rq && xd_zone_of(dd, rq) == dd->qd1_zone)
+			return xd_zone_locked(rq) ? NULL : rq;
+		if (xd_qd1_zone_has_writes(dd))
+			return NULL;
+		dd->qd1_zone_valid = false;
+	}
+	rq = xd_fifo_head(pp, WRITE);
+	if (!rq)
+		return NULL;
+	rq = xd_zone_first_write(dd, pp, rq);
+	return xd_zone_locked(rq) ? NULL : rq;
+}
+
+/*
+ * For a zoned write chosen by FIFO order, dispatch the lowest-sectored
+ * queued write of the same zone instead: writes to a sequential zone must
+ * arrive at the write pointer, and draining a zone in LBA order keeps an
+ * SMR drive streaming.
+ */
+static struct request *xd_zone_first_write(struct xd_data *dd,
+					   struct xd_per_prio *pp,
+					   struct request *rq)
+{
+	sector_t start = xd_zone_of(dd, rq) << ilog2(xd_zone_sectors(dd->q));
+	struct request *first = xd_from_pos(pp, WRITE, start);
+
+	return first ? first : rq;
+}
+
+/* Oldest dispatchable request of @dir, honouring zone constraints. */
+static struct request *xd_fifo_pick(struct xd_data *dd, struct xd_per_prio *pp,
+				    int dir)
+{
+	struct request *rq;
+
+	if (dir == READ || !dd->zoned)
+		return xd_fifo_head(pp, dir);
+	if (xd_qd1_active(dd))
+		return xd_qd1_pick(dd, pp);
+
+	list_for_each_entry(rq, &pp->fifo_list[WRITE], queuelist) {
+		struct request *first = xd_zone_first_write(dd, pp, rq);
+
+		if (!xd_write_blocked(dd, first))
+			return first;
+	}
+	return NULL;
+}
+
+/* Next request in sort order after the last dispatch, or NULL. */
+static struct request *xd_sorted_next(struct xd_data *dd,
+				      struct xd_per_prio *pp, int dir)
+{
+	struct request *rq;
+
+	if (dir == WRITE && xd_qd1_active(dd))
+		return xd_qd1_pick(dd, pp);
+	rq = xd_from_pos(pp, dir, pp->next_pos[dir]);
+	if (rq && xd_write_blocked(dd, rq))
+		return NULL;
+	return rq;
+}
+
+static bool xd_fifo_expired(struct xd_per_prio *pp, int dir)
+{
+	struct request *rq = xd_fifo_head(pp, dir);
+
+	return rq && time_is_before_eq_jiffies((unsigned long)rq->fifo_time);
+}
+
+/* Was @rq queued after @latest_start (jiffies)? */
+static bool xd_started_after(struct xd_data *dd, struct request *rq,
+			     unsigned long latest_start)
+{
+	unsigned long start = (unsigned long)rq->fifo_time -
+			      READ_ONCE(dd->fifo_expire[rq_data_dir(rq)]);
+
+	return time_after(start, latest_start);
+}
+
+/* Account @rq as dispatched; it is already off every scheduler list. */
+static struct request *xd_start(struct xd_data *dd, struct request *rq)
+{
+	int dir = rq_data_dir(rq);
+
+	dd->per_prio[xd_rq_prio(rq)].dispatched[dir]++;
+	rq->elv.priv[1] = (void *)XD_RQ_DISPATCHED;
+	if (dir == WRITE && dd->zoned) {
+		if (xd_qd1_active(dd)) {
+			atomic_inc(&dd->qd1_writes);
+			rq->elv.priv[1] = (void *)(XD_RQ_DISPATCHED |
+						   XD_RQ_QD1_WRITE);
+			dd->qd1_zone = xd_zone_of(dd, rq);
+			dd->qd1_zone_valid = true;
+		}
+#ifdef XD_ZONE_WRITE_LOCK
+		blk_req_zone_write_lock(rq);
+#endif
+	}
+	rq->rq_flags |= RQF_STARTED;
+	return rq;
+}
+
+static struct request *xd_take(struct xd_data *dd, struct xd_per_prio *pp,
+			       struct request *rq)
+{
+	int dir = rq_data_dir(rq);
+
+	xd_remove_request(dd->q, pp, rq);
+	pp->next_pos[dir] = blk_rq_pos(rq) + blk_rq_sectors(rq);
+	return xd_start(dd, rq);
+}
+
+/*
+ * Choose the next request of one priority level: continue a batch in sort
+ * order, else pick a direction (reads first unless writes were starved too
+ * often), then the expired or oldest request, or the next in sort order.
+ */
+static struct request *xd_pick_prio(struct xd_data *dd, struct xd_per_prio *pp,
+				    unsigned long latest_start)
+{
+	struct request *rq = NULL, *next;
+	bool reads, writes;
+	int dir;
+
+	lockdep_assert_held(&dd->lock);
+
+	next = xd_sorted_next(dd, pp, dd->last_dir);
+	if (next && dd->batching < READ_ONCE(dd->fifo_batch)) {
+		rq = next;
+		goto found;
+	}
+
+	reads = !list_empty(&pp->fifo_list[READ]);
+	writes = !list_empty(&pp->fifo_list[WRITE]);
+	if (reads && !(writes &&
+		       dd->starved++ >= READ_ONCE(dd->writes_starved) &&
+		       xd_fifo_pick(dd, pp, WRITE))) {
+		dir = READ;
+	} else if (writes) {
+		dd->starved = 0;
+		dir = WRITE;
+	} else {
+		return NULL;
+	}
+
+	next = xd_sorted_next(dd, pp, dir);
+	if (xd_fifo_expired(pp, dir)) {
+		dd->expired[dir]++;
+		rq = xd_fifo_pick(dd, pp, dir);
+	} else if (next) {
+		rq = next;
+	} else if (READ_ONCE(dd->head_request) &&
+		   !(dir == WRITE && xd_qd1_active(dd))) {
+		/* C-LOOK: wrap to the lowest sector. */
+		rq = xd_lowest(pp, dir);
+		if (rq && xd_write_blocked(dd, rq))
+			rq = xd_fifo_pick(dd, pp, dir);
+	} else {
+		rq = xd_fifo_pick(dd, pp, dir);
+	}
+	if (!rq) {
+		if (dir == WRITE && !list_empty(&pp->fifo_list[WRITE]))
+			dd->qd1_waits++;
+		return NULL;
+	}
+	dd->last_dir = dir;
+	dd->batching = 0;
+	dd->batches++;
+found:
+	if (xd_started_after(dd, rq, latest_start))
+		return NULL;
+	dd->batching++;
+	return xd_take(dd, pp, rq);
+}
+
+/* Requests of priority @p inserted and not yet completed. */
+static u64 xd_queued(struct xd_data *dd, enum xd_prio p)
+{
+	u64 done = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		done += per_cpu_ptr(dd->pcpu, cpu)->ended[p];
+	return dd->per_prio[p].inserted - done;
+}
+
+static struct request *xd_pick(struct xd_data *dd)
+{
+	unsigned long now = jiffies;
+	struct request *rq;
+	int p, busy = 0;
+
+	lockdep_assert_held(&dd->lock);
+
+	/* At-head (requeued) requests first, zone locks permitting. */
+	list_for_each_entry(rq, &dd->dispatch, queuelist) {
+		if (rq_data_dir(rq) == WRITE && dd->zoned &&
+		    (xd_zone_locked(rq) ||
+		     (xd_qd1_active(dd) && atomic_read(&dd->qd1_writes))))
+			continue;
+		list_del_init(&rq->queuelist);
+		return xd_start(dd, rq);
+	}
+
+	/* Only best-effort I/O so far: one level, no aging to check. */
+	if (!dd->mixed_prio)
+		return xd_pick_prio(dd, &dd->per_prio[XD_BE], now);
+
+	/* Lower priorities waiting longer than prio_aging_expire go first. */
+	for (p = 0; p < XD_NR_PRIO; p++)
+		busy += !!xd_queued(dd, p);
+	if (busy > 1) {
+		for (p = XD_BE; p < XD_NR_PRIO; p++) {
+			rq = xd_pick_prio(dd, &dd->per_prio[p],
+					  now - READ_ONCE(dd->prio_aging_expire));
+			if (rq)
+				return rq;
+		}
+	}
+
+	/* Higher priorities first; lower ones wait while those are busy. */
+	for (p = 0; p < XD_NR_PRIO; p++) {
+		rq = xd_pick_prio(dd, &dd->per_prio[p], now);
+		if (rq || xd_queued(dd, p))
+			return rq;
+	}
+	return NULL;
+}
+
+static void xd_insert_one(struct xd_data *dd, struct request *rq,
+			  xd_insert_t flags, unsigned long arrival,
+			  struct list_head *free)
+{
+	struct request_queue *q = dd->q;
+	enum xd_prio p = xd_rq_prio(rq);
+	struct xd_per_prio *pp = &dd->per_prio[p];
+	int dir = rq_data_dir(rq);
+
+	lockdep_assert_held(&dd->lock);
+
+	if (p != XD_BE)
+		dd->mixed_prio = true;
+	/* A requeued request was counted when first inserted... */
+	if (!rq->elv.priv[0])
+		pp->inserted++;
+	rq->elv.priv[0] = pp;
+	/* ...and gives back what its dispatch took. */
+	if ((unsigned long)rq->elv.priv[1] & XD_RQ_QD1_WRITE)
+		atomic_dec(&dd->qd1_writes);
+	rq->elv.priv[1] = NULL;
+#ifdef XD_ZONE_WRITE_LOCK
+	blk_req_zone_write_unlock(rq);
+#endif
+
+	if (blk_mq_sched_try_insert_merge(q, rq, free)) {
+		dd->insert_merged++;
+		return;
+	}
+
+	if (XD_INSERT_AT_HEAD(flags)) {
+		list_add(&rq->queuelist, &dd->dispatch);
+		rq->fifo_time = arrival;
+		return;
+	}
+
+	elv_rb_add(&pp->sort_list[dir], rq);
+	if (xd_rq_mergeable(rq)) {
+		elv_rqhash_add(q, rq);
+		if (!q->last_merge)
+			q->last_merge = rq;
+	}
+	rq->fifo_time = arrival + READ_ONCE(dd->fifo_expire[dir]);
+	list_add_tail(&rq->queuelist, &pp->fifo_list[dir]);
+}
+
+static void xd_insert_list(struct xd_data *dd, struct list_head *list,
+			   xd_insert_t flags, struct list_head *free)
+{
+	while (!list_empty(list)) {
+		struct request *rq = list_first_entry(list, struct request,
+						      queuelist);
+
+		list_del_init(&rq->queuelist);
+		/* Deferred requests carry their arrival time in fifo_time. */
+		xd_insert_one(dd, rq, flags, (unsigned long)rq->fifo_time,
+			      free);
+	}
+}
+
+/* Sort deferred insertions in; the caller holds the scheduler lock. */
+static void xd_drain_deferred(struct xd_data *dd, struct list_head *free)
+{
+	LIST_HEAD(head);
+	LIST_HEAD(tail);
+
+	if (list_empty_careful(&dd->ins_head) &&
+	    list_empty_careful(&dd->ins_tail))
+		return;
+	spin_lock(&dd->insert_lock);
+	list_splice_init(&dd->ins_head, &head);
+	list_splice_init(&dd->ins_tail, &tail);
+	spin_unlock(&dd->insert_lock);
+	xd_insert_list(dd, &head, XD_INSERT_FLAGS_HEAD, free);
+	xd_insert_list(dd, &tail, XD_INSERT_FLAGS_TAIL, free);
+}
+
+static struct request *xd_ready_pop(struct xd_data *dd)
+{
+	struct request *rq;
+
+	if (list_empty_careful(&dd->ready))
+		return NULL;
+	spin_lock(&dd->ready_lock);
+	rq = list_first_entry_or_null(&dd->ready, struct request, queuelist);
+	if (rq)
+		list_del_init(&rq->queuelist);
+	spin_unlock(&dd->ready_lock);
+	if (rq)
+		this_cpu_inc(dd->pcpu->ready_dispatched);
+	return rq;
+}
+
+/*
+ * nr_sched_batch: end a blk-mq dispatch round after N requests by returning
+ * NULL.  blk-mq re-runs the queue after a delay when a round gets NULL
+ * before any request, so a NULL must only ever end a round that already
+ * dispatched.  A round has ended once the last request we handed out was
+ * started by the driver or recycled; then the count starts again.
+ */
+static bool xd_round_full(struct xd_data *dd)
+{
+	int limit = READ_ONCE(dd->nr_sched_batch);
+	struct request *last;
+	bool full = false;
+
+	if (!limit)
+		return false;
+	spin_lock(&dd->ready_lock);
+	/* finish_request clears round_last once that request is done. */
+	last = READ_ONCE(dd->round_last);
+	if (!last || blk_mq_rq_state(last) != MQ_RQ_IDLE)
+		dd->round_count = 0;
+	if (dd->round_count >= limit) {
+		dd->round_count = 0;
+		WRITE_ONCE(dd->round_last, NULL);
+		full = true;
+	}
+	spin_unlock(&dd->ready_lock);
+	return full;
+}
+
+static void xd_round_account(struct xd_data *dd, struct request *rq)
+{
+	if (!READ_ONCE(dd->nr_sched_batch))
+		return;
+	spin_lock(&dd->ready_lock);
+	WRITE_ONCE(dd->round_last, rq);
+	dd->round_count++;
+	spin_unlock(&dd->ready_lock);
+}
+
+static struct request *xd_dispatch_request(struct blk_mq_hw_ctx *hctx)
+{
+	struct xd_data *dd = xd_of(hctx->queue);
+	bool serialize = READ_ONCE(dd->serialize_dispatch);
+	struct request *rq;
+	LIST_HEAD(free);
+	int batch, n;
+
+	if (serialize && (test_bit(XD_DISPATCHING, &dd->run_state) ||
+			  test_and_set_bit_lock(XD_DISPATCHING, &dd->run_state))) {
+		this_cpu_inc(dd->pcpu->dispatch_skipped);
+		return NULL;
+	}
+
+	if (xd_round_full(dd)) {
+		this_cpu_inc(dd->pcpu->nr_sched_batch_cuts);
+		rq = NULL;
+		goto out;
+	}
+
+	rq = xd_ready_pop(dd);
+	if (rq)
+		goto found;
+
+	spin_lock(&dd->lock);
+	xd_drain_deferred(dd, &free);
+	rq = xd_pick(dd);
+	batch = READ_ONCE(dd->dispatch_batch);
+	if (rq && batch > 1) {
+		LIST_HEAD(more);
+		struct request *next;
+
+		for (n = 1; n < batch; n++) {
+			next = xd_pick(dd);
+			if (!next)
+				break;
+			list_add_tail(&next->queuelist, &more);
+		}
+		if (!list_empty(&more)) {
+			spin_lock(&dd->ready_lock);
+			list_splice_tail(&more, &dd->ready);
+			spin_unlock(&dd->ready_lock);
+		}
+	}
+	spin_unlock(&dd->lock);
+	xd_free_requests(&free);
+found:
+	if (rq)
+		xd_round_account(dd, rq);
+out:
+	if (serialize)
+		clear_bit_unlock(XD_DISPATCHING, &dd->run_state);
+	return rq;
+}
+
+static void xd_insert_requests(struct blk_mq_hw_ctx *hctx,
+			       struct list_head *list, xd_insert_t flags)
+{
+	struct xd_data *dd = xd_of(hctx->queue);
+	unsigned long now = jiffies;
+	struct request *rq;
+	LIST_HEAD(free);
+	u64 n = 0;
+
+	list_for_each_entry(rq, list, queuelist) {
+		rq->fifo_time = now;
+		n++;
+	}
+	if (!READ_ONCE(dd->defer_insert)) {
+		spin_lock(&dd->lock);
+	} else if (!spin_trylock(&dd->lock)) {
+		/* Contended: queue for the dispatcher to sort in. */
+		spin_lock(&dd->insert_lock);
+		list_splice_tail_init(list, XD_INSERT_AT_HEAD(flags) ?
+				      &dd->ins_head : &dd->ins_tail);
+		spin_unlock(&dd->insert_lock);
+		this_cpu_add(dd->pcpu->deferred, n);
+		return;
+	}
+
+	/* Keep arrival order: earlier deferred requests go in first. */
+	xd_drain_deferred(dd, &free);
+	xd_insert_list(dd, list, flags, &free);
+	spin_unlock(&dd->lock);
+	xd_free_requests(&free);
+}
+
+static bool xd_bio_merge(struct request_queue *q, struct bio *bio,
+			 unsigned int nr_segs)
+{
+	struct xd_data *dd = xd_of(q);
+	struct request *free = NULL;
+	bool merged;
+
+	if (READ_ONCE(dd->merge_skip)) {
+		if (!spin_trylock(&dd->lock)) {
+			this_cpu_inc(dd->pcpu->bio_merge_skipped);
+			return false;
+		}
+	} else {
+		spin_lock(&dd->lock);
+	}
+	merged = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
+	spin_unlock(&dd->lock);
+
+	if (free)
+		blk_mq_free_request(free);
+	if (merged)
+		this_cpu_inc(dd->pcpu->bio_merged);
+	return merged;
+}
+
+static int xd_request_merge(struct request_queue *q, struct request **rq,
+			    struct bio *bio)
+{
+	struct xd_data *dd = xd_of(q);
+	struct xd_per_prio *pp = &dd->per_prio[xd_ioprio_to_prio(bio->bi_ioprio)];
+	sector_t end = bio_end_sector(bio);
+	struct request *cand;
+
+	if (!READ_ONCE(dd->front_merges))
+		return ELEVATOR_NO_MERGE;
+
+	cand = elv_rb_find(&pp->sort_list[bio_data_dir(bio)], end);
+	if (cand && blk_rq_pos(cand) == end && elv_bio_merge_ok(cand, bio)) {
+		*rq = cand;
+		if (req_op(cand) == REQ_OP_DISCARD &&
+		    queue_max_discard_segments(q) > 1)
+			return ELEVATOR_DISCARD_MERGE;
+		return ELEVATOR_FRONT_MERGE;
+	}
+	return ELEVATOR_NO_MERGE;
+}
+
+static void xd_request_merged(struct request_queue *q, struct request *req,
+			      enum elv_merge type)
+{
+	struct xd_data *dd = xd_of(q);
+	struct xd_per_prio *pp = &dd->per_prio[xd_rq_prio(req)];
+
+	/* A front merge moved the start sector: re-sort. */
+	if (type == ELEVATOR_FRONT_MERGE) {
+		elv_rb_del(&pp->sort_list[rq_data_dir(req)], req);
+		elv_rb_add(&pp->sort_list[rq_data_dir(req)], req);
+	}
+}
+
+static void xd_requests_merged(struct request_queue *q, struct request *req,
+			       struct request *next)
+{
+	struct xd_data *dd = xd_of(q);
+
+	lockdep_assert_held(&dd->lock);
+	dd->request_merged++;
+
+	/* The merged request inherits the earlier deadline. */
+	if (!list_empty(&req->queuelist) && !list_empty(&next->queuelist) &&
+	    time_before((unsigned long)next->fifo_time,
+			(unsigned long)req->fifo_time)) {
+		list_move(&req->queuelist, &next->queuelist);
+		req->fifo_time = next->fifo_time;
+	}
+	xd_remove_request(q, &dd->per_prio[xd_rq_prio(next)], next);
+}
+
+static void xd_prepare_request(struct request *rq)
+{
+	rq->elv.priv[0] = NULL;
+	rq->elv.priv[1] = NULL;
+}
+
+static bool xd_has_writes(struct xd_data *dd)
+{
+	int p;
+
+	for (p = 0; p < XD_NR_PRIO; p++)
+		if (!list_empty_careful(&dd->per_prio[p].fifo_list[WRITE]))
+			return true;
+	return false;
+}
+
+static void xd_finish_request(struct request *rq)
+{
+	struct xd_per_prio *pp = rq->elv.priv[0];
+	unsigned long state = (unsigned long)rq->elv.priv[1];
+	struct xd_data *dd;
+	int p;
+
+	/* Requests that bypassed the scheduler (flush, passthrough). */
+	if (!pp)
+		return;
+	dd = xd_of(rq->q);
+	p = pp - dd->per_prio;
+	this_cpu_inc(dd->pcpu->ended[p]);
+	if (!(state & XD_RQ_DISPATCHED))
+		return;		/* merged into another request */
+	this_cpu_inc(dd->pcpu->completed[p]);
+	/* The nr_sched_batch round that handed this out is over. */
+	if (READ_ONCE(dd->round_last) == rq)
+		cmpxchg(&dd->round_last, rq, NULL);
+
+	if (rq_data_dir(rq) != WRITE || !dd->zoned)
+		return;
+	if (state & XD_RQ_QD1_WRITE)
+		atomic_dec(&dd->qd1_writes);
+#ifdef XD_ZONE_WRITE_LOCK
+	blk_req_zone_write_unlock(rq);
+#endif
+	/* Writes held back for this one: run the queue when it is freed. */
+	if (xd_has_writes(dd))
+		blk_mq_sched_mark_restart_hctx(rq->mq_hctx);
+}
+
+static bool xd_has_work(struct blk_mq_hw_ctx *hctx)
+{
+	struct xd_data *dd = xd_of(hctx->queue);
+	int p;
+
+	if (!list_empty_careful(&dd->ready) ||
+	    !list_empty_careful(&dd->dispatch) ||
+	    !list_empty_careful(&dd->ins_head) ||
+	    !list_empty_careful(&dd->ins_tail))
+		return true;
+	for (p = 0; p < XD_NR_PRIO; p++)
+		if (!list_empty_careful(&dd->per_prio[p].fifo_list[READ]))
+			return true;
+	/*
+	 * Writes held back by zoned_qd1_writes are not work until the write
+	 * in flight completes; its completion re-runs the queue.
+	 */
+	if (xd_qd1_active(dd) && atomic_read(&dd->qd1_writes))
+		return false;
+	return xd_has_writes(dd);
+}
+
+/* Throttle async I/O and writes to async_depth tags (stock semantics). */
+static void xd_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
+{
+	struct request_queue *q = data->q;
+
+	if (op_is_sync(opf) && !op_is_write(opf))
+		return;
+#if defined(XD_QUEUE_ASYNC_DEPTH)
+	data->shallow_depth = q->async_depth;
+#elif defined(XD_SHALLOW_DEPTH_PER_WORD)
+	{
+		struct sbitmap_queue *bt = &data->hctx->sched_tags->bitmap_tags;
+		unsigned int nrr = q->nr_requests;
+
+		data->shallow_depth = ((READ_ONCE(xd_of(q)->async_depth) <<
+					bt->sb.shift) + nrr - 1) / nrr;
+	}
+#else
+	data->shallow_depth = READ_ONCE(xd_of(q)->async_depth);
+#endif
+}
+
+#ifdef XD_DEPTH_UPDATED_TAKES_Q
+static void xd_depth_updated(struct request_queue *q)
+{
+	struct blk_mq_hw_ctx *hctx;
+	unsigned long i;
+
+	queue_for_each_hw_ctx(q, hctx, i)
+		sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags,
+						q->async_depth);
+}
+#else
+static void xd_depth_updated(struct blk_mq_hw_ctx *hctx)
+{
+	struct request_queue *q = hctx->queue;
+
+	WRITE_ONCE(xd_of(q)->async_depth, q->nr_requests);
+	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
+}
+
+static int xd_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
+{
+	xd_depth_updated(hctx);
+	return 0;
+}
+#endif
+
+static int xd_init_data(struct request_queue *q, struct elevator_queue *eq)
+{
+	struct xd_data *dd;
+	int p;
+
+	dd = kzalloc_node(sizeof(*dd), GFP_KERNEL, q->node);
+	if (!dd)
+		return -ENOMEM;
+	dd->pcpu = alloc_percpu(struct xd_pcpu_stats);
+	if (!dd->pcpu) {
+		kfree(dd);
+		return -ENOMEM;
+	}
+
+	spin_lock_init(&dd->lock);
+	spin_lock_init(&dd->ready_lock);
+	spin_lock_init(&dd->insert_lock);
+	INIT_LIST_HEAD(&dd->dispatch);
+	INIT_LIST_HEAD(&dd->ready);
+	INIT_LIST_HEAD(&dd->ins_head);
+	INIT_LIST_HEAD(&dd->ins_tail);
+	for (p = 0; p < XD_NR_PRIO; p++) {
+		struct xd_per_prio *pp = &dd->per_prio[p];
+
+		pp->sort_list[READ] = RB_ROOT;
+		pp->sort_list[WRITE] = RB_ROOT;
+		INIT_LIST_HEAD(&pp->fifo_list[READ]);
+		INIT_LIST_HEAD(&pp->fifo_list[WRITE]);
+	}
+	atomic_set(&dd->qd1_writes, 0);
+	dd->q = q;
+	dd->zoned = blk_queue_is_zoned(q) && xd_zone_sectors(q) &&
+		    is_power_of_2(xd_zone_sectors(q));
+	dd->last_dir = WRITE;
+	dd->fifo_expire[READ] = XD_READ_EXPIRE;
+	dd->fifo_expire[WRITE] = XD_WRITE_EXPIRE;
+	dd->prio_aging_expire = XD_PRIO_AGING_EXPIRE;
+	dd->fifo_batch = XD_FIFO_BATCH;
+	dd->writes_starved = XD_WRITES_STARVED;
+	dd->front_merges = 1;
+	dd->async_depth = q->nr_requests;
+	dd->serialize_dispatch = 1;
+	dd->defer_insert = 1;
+	dd->merge_skip = 1;
+	dd->dispatch_batch = XD_DISPATCH_BATCH;
+	dd->zoned_qd1_writes = dd->zoned && xd_queue_rotational(q);
+
+	eq->elevator_data = dd;
+	/* One set of queues for the whole device, like mq-deadline. */
+	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
+	q->elevator = eq;
+#ifdef XD_QUEUE_ASYNC_DEPTH
+	q->async_depth = q->nr_requests;
+	xd_depth_updated(q);
+#endif
+	return 0;
+}
+
+#ifdef XD_INIT_SCHED_TAKES_EQ
+static int xd_init_sched(struct request_queue *q, struct elevator_queue *eq)
+{
+	return xd_init_data(q, eq);
+}
+#else
+static int xd_init_sched(struct request_queue *q, struct elevator_type *e)
+{
+	struct elevator_queue *eq;
+	int ret;
+
+	eq = elevator_alloc(q, e);
+	if (!eq)
+		return -ENOMEM;
+	ret = xd_init_data(q, eq);
+	if (ret)
+		kobject_put(&eq->kobj);
+	return ret;
+}
+#endif
+
+static void xd_exit_sched(struct elevator_queue *e)
+{
+	struct xd_data *dd = e->elevator_data;
+	int p;
+
+	/* The queue is frozen: every request has completed. */
+	WARN_ON_ONCE(!list_empty(&dd->ready) || !list_empty(&dd->dispatch) ||
+		     !list_empty(&dd->ins_head) || !list_empty(&dd->ins_tail));
+	for (p = 0; p < XD_NR_PRIO; p++) {
+		WARN_ON_ONCE(!list_empty(&dd->per_prio[p].fifo_list[READ]));
+		WARN_ON_ONCE(!list_empty(&dd->per_prio[p].fifo_list[WRITE]));
+	}
+	free_percpu(dd->pcpu);
+	kfree(dd);
+}
+
+/* ---- sysfs knobs ---------------------------------------------------- */
+
+static ssize_t xd_show_int(char *page, int val)
+{
+	return sysfs_emit(page, "%d\n", val);
+}
+
+/* Parse a decimal in [min, max]; -EINVAL for anything else. */
+static int xd_parse(const char *page, int min, int max, int *out)
+{
+	int v, ret;
+
+	ret = kstrtoint(page, 10, &v);
+	if (ret)
+		return -EINVAL;
+	if (v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+#define XD_INT_KNOB(name, field, min, max)				\
+static ssize_t xd_##name##_show(struct elevator_queue *e, char *page)	\
+{									\
+	struct xd_data *dd = e->elevator_data;				\
+									\
+	return xd_show_int(page, READ_ONCE(dd->field));			\
+}									\
+static ssize_t xd_##name##_store(struct elevator_queue *e,		\
+				 const char *page, size_t count)	\
+{									\
+	struct xd_data *dd = e->elevator_data;				\
+	int v, ret = xd_parse(page, min, max, &v);			\
+									\
+	if (ret)							\
+		return ret;						\
+	WRITE_ONCE(dd->field, v);					\
+	return count;							\
+}
+
+#define XD_MS_KNOB(name, field)						\
+static ssize_t xd_##name##_show(struct elevator_queue *e, char *page)	\
+{									\
+	struct xd_data *dd = e->elevator_data;				\
+									\
+	return xd_show_int(page, jiffies_to_msecs(READ_ONCE(dd->field)));\
+}									\
+static ssize_t xd_##name##_store(struct elevator_queue *e,		\
+				 const char *page, size_t count)	\
+{									\
+	struct xd_data *dd = e->elevator_data;				\
+	int v, ret = xd_parse(page, 0, XD_MAX_EXPIRE_MS, &v);		\
+									\
+	if (ret)							\
+		return ret;						\
+	WRITE_ONCE(dd->field, msecs_to_jiffies(v));			\
+	return count;							\
+}
+
+XD_MS_KNOB(read_expire, fifo_expire[READ])
+XD_MS_KNOB(write_expire, fifo_expire[WRITE])
+XD_MS_KNOB(prio_aging_expire, prio_aging_expire)
+XD_INT_KNOB(fifo_batch, fifo_batch, 0, INT_MAX)
+XD_INT_KNOB(writes_starved, writes_starved, 0, INT_MAX)
+XD_INT_KNOB(front_merges, front_merges, 0, 1)
+XD_INT_KNOB(serialize_dispatch, serialize_dispatch, 0, 1)
+XD_INT_KNOB(defer_insert, defer_insert, 0, 1)
+XD_INT_KNOB(merge_skip, merge_skip, 0, 1)
+XD_INT_KNOB(dispatch_batch, dispatch_batch, 1, XD_MAX_BATCH)
+XD_INT_KNOB(nr_sched_batch, nr_sched_batch, 0, INT_MAX)
+XD_INT_KNOB(head_request, head_request, 0, 1)
+#ifndef XD_QUEUE_ASYNC_DEPTH
+XD_INT_KNOB(async_depth, async_depth, 1, INT_MAX)
+#endif
+
+static ssize_t xd_zoned_qd1_writes_show(struct elevator_queue *e, char *page)
+{
+	struct xd_data *dd = e->elevator_data;
+
+	return xd_show_int(page, READ_ONCE(dd->zoned_qd1_writes));
+}
+
+static ssize_t xd_zoned_qd1_writes_store(struct elevator_queue *e,
+					 const char *page, size_t count)
+{
+	struct xd_data *dd = e->elevator_data;
+	int v, ret;
+
+	/* Only zoned devices have zones to serialize. */
+	if (!dd->zoned)
+		return -EINVAL;
+	ret = xd_parse(page, 0, 1, &v);
+	if (ret)
+		return ret;
+	WRITE_ONCE(dd->zoned_qd1_writes, v);
+	return count;
+}
+
+#define XD_ATTR(name) \
+	__ATTR(name, 0644, xd_##name##_show, xd_##name##_store)
+
+static XD_ELV_ATTRS_CONST_QUAL struct elv_fs_entry xd_attrs[] = {
+	XD_ATTR(read_expire),
+	XD_ATTR(write_expire),
+	XD_ATTR(writes_starved),
+	XD_ATTR(front_merges),
+#ifndef XD_QUEUE_ASYNC_DEPTH
+	XD_ATTR(async_depth),
+#endif
+	XD_ATTR(fifo_batch),
+	XD_ATTR(prio_aging_expire),
+	XD_ATTR(serialize_dispatch),
+	XD_ATTR(defer_insert),
+	XD_ATTR(merge_skip),
+	XD_ATTR(dispatch_batch),
+	XD_ATTR(nr_sched_batch),
+	XD_ATTR(head_request),
+	XD_ATTR(zoned_qd1_writes),
+	__ATTR_NULL
+};
+
+/* ---- debugfs counters ----------------------------------------------- */
+
+static int xd_stats_show(void *data, struct seq_file *m)
+{
+	struct request_queue *q = data;
+	struct xd_data *dd = xd_of(q);
+	struct xd_pcpu_stats sum = {};
+	u64 inserted = 0, dispatched = 0, completed = 0;
+	int cpu, p, d;
+
+	for_each_possible_cpu(cpu) {
+		struct xd_pcpu_stats *s = per_cpu_ptr(dd->pcpu, cpu);
+
+		for (p = 0; p < XD_NR_PRIO; p++)
+			sum.completed[p] += s->completed[p];
+		sum.bio_merged += s->bio_merged;
+		sum.bio_merge_skipped += s->bio_merge_skipped;
+		sum.dispatch_skipped += s->dispatch_skipped;
+		sum.deferred += s->deferred;
+		sum.ready_dispatched += s->ready_dispatched;
+		sum.nr_sched_batch_cuts += s->nr_sched_batch_cuts;
+	}
+
+	spin_lock(&dd->lock);
+	for (p = 0; p < XD_NR_PRIO; p++) {
+		struct xd_per_prio *pp = &dd->per_prio[p];
+
+		seq_printf(m, "inserted_%s %llu\n", xd_prio_name[p],
+			   pp->inserted);
+		inserted += pp->inserted;
+		for (d = 0; d < 2; d++) {
+			seq_printf(m, "dispatched_%s_%s %llu\n", xd_dir_name[d],
+				   xd_prio_name[p], pp->dispatched[d]);
+			dispatched += pp->dispatched[d];
+		}
+		seq_printf(m, "completed_%s %llu\n", xd_prio_name[p],
+			   sum.completed[p]);
+		completed += sum.completed[p];
+	}
+	seq_printf(m, "inserted %llu\n", inserted);
+	seq_printf(m, "dispatched %llu\n", dispatched);
+	seq_printf(m, "completed %llu\n", completed);
+	seq_printf(m, "in_flight %llu\n", dispatched - completed);
+	seq_printf(m, "merged_bio %llu\n", sum.bio_merged);
+	seq_printf(m, "merged_insert %llu\n", dd->insert_merged);
+	seq_printf(m, "merged_request %llu\n", dd->request_merged);
+	seq_printf(m, "expired_read %llu\n", dd->expired[READ]);
+	seq_printf(m, "expired_write %llu\n", dd->expired[WRITE]);
+	seq_printf(m, "batches %llu\n", dd->batches);
+	seq_printf(m, "merge_skipped %llu\n", sum.bio_merge_skipped);
+	seq_printf(m, "dispatch_skipped %llu\n", sum.dispatch_skipped);
+	seq_printf(m, "deferred %llu\n", sum.deferred);
+	seq_printf(m, "ready_dispatched %llu\n", sum.ready_dispatched);
+	seq_printf(m, "nr_sched_batch_cuts %llu\n", sum.nr_sched_batch_cuts);
+	seq_printf(m, "qd1_waits %llu\n", dd->qd1_waits);
+	seq_printf(m, "qd1_writes_in_flight %d\n", atomic_read(&dd->qd1_writes));
+	spin_unlock(&dd->lock);
+	return 0;
+}
+
+static const struct blk_mq_debugfs_attr xd_queue_debugfs[] = {
+	{ "stats", 0400, xd_stats_show },
+	{},
+};
+
+static struct elevator_type xd_type = {
+	.ops = {
+		.depth_updated		= xd_depth_updated,
+#ifndef XD_DEPTH_UPDATED_TAKES_Q
+		.init_hctx		= xd_init_hctx,
+#endif
+		.limit_depth		= xd_limit_depth,
+		.insert_requests	= xd_insert_requests,
+		.dispatch_request	= xd_dispatch_request,
+		.prepare_request	= xd_prepare_request,
+		.finish_request		= xd_finish_request,
+		.next_request		= elv_rb_latter_request,
+		.former_request		= elv_rb_former_request,
+		.bio_merge		= xd_bio_merge,
+		.request_merge		= xd_request_merge,
+		.requests_merged	= xd_requests_merged,
+		.request_merged		= xd_request_merged,
+		.has_work		= xd_has_work,
+		.init_sched		= xd_init_sched,
+		.exit_sched		= xd_exit_sched,
+	},
+	.queue_debugfs_attrs	= xd_queue_debugfs,
+	.elevator_attrs		= xd_attrs,
+	.elevator_name		= XD_NAME,
+#ifdef XD_ZONE_WRITE_LOCK
+	.elevator_features	= ELEVATOR_F_ZBD_SEQ_WRITE,
+#endif
+	.elevator_owner		= THIS_MODULE,
+};
+MODULE_ALIAS("xdeadline-iosched");
+
+static int __init xd_init(void)
+{
+	return elv_register(&xd_type);
+}
+
+static void __exit xd_exit(void)
+{
+	elv_unregister(&xd_type);
+}
+
+module_init(xd_init);
+module_exit(xd_exit);
+
+MODULE_AUTHOR("schedctl developers");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Scalable deadline I/O scheduler with HDD and SMR knobs");

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# check.sh unit|vm|all [LABEL...]: run the test suites and end with one
+# line "N passed, N failed" summing them all.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+shift || true
+logs=build/check
+mkdir -p "$logs"
+: >"$logs/summary"
+
+run() {		# run NAME CMD...: run a suite, keep its closing counts
+	local name=$1
+	shift
+	echo "== $name"
+	"$@" 2>&1 | tee "$logs/$name.log"
+	tail -n 20 "$logs/$name.log" | grep -E '[0-9]+ passed, [0-9]+ failed' | tail -n1 >>"$logs/summary" ||
+		echo "$name: 0 passed, 1 failed" >>"$logs/summary"
+}
+
+unit_btfgen() {
+	python3 tests/unit/test_btfgen.py 2>&1
+	rc=$?
+	# unittest prints "Ran N tests" and "OK" / "FAILED (failures=F, errors=E)"
+	n=$(grep -o 'Ran [0-9]* test' "$logs/unit-btfgen.log" | awk '{print $2}')
+	f=$(grep -o 'failures=[0-9]*\|errors=[0-9]*' "$logs/unit-btfgen.log" |
+		awk -F= '{s += $2} END {print s + 0}')
+	echo "btfgen: $((${n:-0} - f)) passed, $((f + (rc != 0 && f == 0))) failed"
+}
+
+case $what in
+unit | all)
+	run unit-btfgen unit_btfgen
+	run checkpatch tests/checkpatch.sh
+	;;
+esac
+case $what in
+vm | all)
+	run vm tests/vm/check-vm.sh "$@"
+	;;
+esac
+
+awk '{
+	for (i = 1; i <= NF; i++) {
+		if ($(i + 1) ~ /^passed/) p += $i
+		if ($(i + 1) ~ /^failed/) f += $i
+	}
+} END { printf "%d passed, %d failed\n", p, f; exit f ? 1 : 0 }' "$logs/summary"

@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# build-modules.sh LABEL [KSRC]: build kmod/ for a kernel label into
+# build/kmod/<release>/ (or build/kmod-ksrc/<release>/ with a KSRC tree).
+# The modules are built the way DKMS builds them: kmod's own Makefile,
+# private types from BTF (the default) or from KSRC's block/*.h.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+label=${1:?usage: build-modules.sh LABEL [KSRC]}
+ksrc=${2:-}
+. "$SCHEDCTL_CACHE/kernels/$label.env"
+root=$("$VM_DIR/build-root.sh" "$label")
+
+sub=kmod
+[ -z "$ksrc" ] || sub=kmod-ksrc
+out="$REPO_DIR/build/$sub/$KREL"
+rm -rf "$out"
+mkdir -p "$out"
+cp -a "$REPO_DIR"/kmod/. "$out/"
+rm -rf "$out/generated"
+
+args="KVER=$KREL KDIR=$KDIR"
+[ -z "$ksrc" ] || args="$args KSRC=$ksrc"
+if [ "$root" = / ]; then
+	# The 6.1 headers ship no vmlinux; the image in the kernel package does.
+	[ -n "$ksrc" ] || args="$args BTF=$VMLINUZ"
+	make -C "$out" $args >"$out/build.log" 2>&1 || { cat "$out/build.log" >&2; die "build for $KREL failed"; }
+else
+	mkdir -p "$root/build"
+	[ -z "$ksrc" ] || die "KSRC builds are only wired up for host-built kernels"
+	unshare -m sh -c "mount -t proc proc '$root/proc' &&
+		mount --bind '$REPO_DIR/build' '$root/build' &&
+		chroot '$root' make -C '/build/$sub/$KREL' $args" >"$out/build.log" 2>&1 ||
+		{ cat "$out/build.log" >&2; die "build for $KREL failed"; }
+fi
+if grep -E 'warning:|error:' "$out/build.log" >&2; then
+	die "compiler warnings building for $KREL (see $out/build.log)"
+fi
+ls "$out"/*.ko >/dev/null || die "no module built for $KREL"
+echo "$out"

@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# check-vm.sh [LABEL...]: for each kernel label (default: 6.1 6.12 7.x)
+# fetch the current Debian kernel, build kmod/ for it from BTF, boot it
+# under QEMU and run the guest tests.  Also proves that a failing guest
+# assertion fails the run, and builds 6.1 through the KSRC= path.
+# Logs: build/vm/<label>.log.  Last line: "N passed, N failed".
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+labels=${*:-6.1 6.12 7.x}
+out="$REPO_DIR/build/vm"
+mkdir -p "$out"
+passed=0
+failed=0
+
+count() {	# count LOGFILE: add the "N passed, N failed" of a run
+	local line
+	line=$(tail -n1 "$1")
+	passed=$((passed + $(echo "$line" | sed -n 's/.*: \([0-9]*\) passed.*/\1/p')))
+	failed=$((failed + $(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')))
+}
+verdict() {	# verdict OK DESC
+	if [ "$1" = 0 ]; then passed=$((passed + 1)); echo "ok - $2"
+	else failed=$((failed + 1)); echo "not ok - $2"; fi
+}
+
+for label in $labels; do
+	if ! "$VM_DIR/fetch-kernel.sh" "$label" || ! . "$SCHEDCTL_CACHE/kernels/$label.env"; then
+		verdict 1 "$label: fetch kernel"
+		continue
+	fi
+	echo "# $label: Debian $SUITE, kernel $KREL ($KDEBVER)"
+	if ! kodir=$("$VM_DIR/build-modules.sh" "$label"); then
+		verdict 1 "$label: build modules from BTF"
+		continue
+	fi
+	verdict 0 "$label: build modules from BTF"
+	initrd="$out/initrd-$label.gz"
+	if ! "$VM_DIR/mkinitramfs.sh" "$label" "$kodir" "$initrd"; then
+		verdict 1 "$label: build initramfs"
+		continue
+	fi
+	"$VM_DIR/run-vm.sh" "$label" "$initrd" "$out/$label.log" "${VM_TESTS:-all}" |
+		tee "$out/$label.tap"
+	count "$out/$label.tap"
+	selftest_label=${selftest_label:-$label}
+done
+
+# The harness must turn a failing guest assertion into a failed run.
+if [ -n "${selftest_label:-}" ]; then
+	"$VM_DIR/run-vm.sh" "$selftest_label" "$out/initrd-$selftest_label.gz" \
+		"$out/selftest.log" selftest-fail >"$out/selftest.tap"
+	rc=$?
+	grep -q '1 passed, 2 failed' "$out/selftest.tap" && [ $rc != 0 ]
+	verdict $? "harness: a failing guest assertion fails the run"
+fi
+
+# The KSRC= fallback must detect the same features as the BTF path.
+case " $labels " in
+*" 6.1 "*)
+	. "$SCHEDCTL_CACHE/kernels/6.1.env"
+	ksrc=$("$VM_DIR/fetch-ksrc.sh" 6.1) &&
+		"$VM_DIR/build-modules.sh" 6.1 "$ksrc" >/dev/null &&
+		cmp -s "$REPO_DIR/build/kmod/$KREL/generated/xd_features.h" \
+			"$REPO_DIR/build/kmod-ksrc/$KREL/generated/xd_features.h"
+	verdict $? "6.1: KSRC build detects the same features as the BTF build"
+	;;
+esac
+
+echo "vm: $passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for the VM harness scripts (sourced, not run).
+#
+# Everything downloaded or built for the harness lives under $SCHEDCTL_CACHE,
+# outside the repository, so CI can keep it between runs.
+
+SCHEDCTL_CACHE=${SCHEDCTL_CACHE:-/var/cache/schedctl-dev}
+MIRROR=${MIRROR:-http://deb.debian.org/debian}
+SECURITY_MIRROR=${SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_DIR=$(cd "$VM_DIR/../.." && pwd)
+
+msg() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+die() { msg "error: $*"; exit 1; }
+
+# The Debian suite that carries each supported kernel generation.
+suite_of_label() {
+	case "$1" in
+	6.1) echo bookworm ;;
+	6.12) echo trixie ;;
+	7.x | sid | newest) echo sid ;;
+	*) die "unknown kernel label '$1' (known: 6.1 6.12 7.x)" ;;
+	esac
+}
+
+# Print the path of an apt.conf for SUITE: own sources, lists, cache and an
+# empty dpkg status, so it can only download, never install into the host.
+apt_conf_for_suite() {
+	local suite=$1 d="$SCHEDCTL_CACHE/apt/$1"
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	[ -e "$d/status" ] || : >"$d/status"
+	{
+		case "$suite" in
+		sid) echo "deb $MIRROR sid main" ;;
+		*)
+			echo "deb $MIRROR $suite main"
+			echo "deb $MIRROR $suite-updates main"
+			echo "deb $SECURITY_MIRROR $suite-security main"
+			;;
+		esac
+	} >"$d/sources.list"
+	cat >"$d/apt.conf" <<EOC
+Dir::Etc::sourcelist "$d/sources.list";
+Dir::Etc::sourceparts "-";
+Dir::State::lists "$d/lists";
+Dir::Cache "$d/cache";
+Dir::State::status "$d/status";
+Acquire::Check-Valid-Until "false";
+APT::Architecture "amd64";
+APT::Architectures { "amd64"; };
+APT::Sandbox::User "root";
+EOC
+	echo "$d/apt.conf"
+}
+
+# Refresh a suite's package lists at most once per SCHEDCTL_APT_TTL seconds.
+apt_update_suite() {
+	local conf=$1 stamp
+	stamp="$(dirname "$conf")/updated"
+	if [ -e "$stamp" ] &&
+		[ $(($(date +%s) - $(stat -c %Y "$stamp"))) -lt "${SCHEDCTL_APT_TTL:-21600}" ]; then
+		return 0
+	fi
+	APT_CONFIG=$conf apt-get -q update >/dev/null || die "apt-get update failed for $conf"
+	touch "$stamp"
+}
+
+need_root() {
+	[ "$(id -u)" = 0 ] || die "$1 needs root (it installs packages and uses chroot/unshare)"
+}

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+# TAP helpers and device helpers for guest test scripts (sourced).
+T_N=0
+T_FAIL=0
+
+ok() { T_N=$((T_N + 1)); echo "ok $T_N - $*"; }
+not_ok() { T_N=$((T_N + 1)); T_FAIL=$((T_FAIL + 1)); echo "not ok $T_N - $*"; }
+diag() { echo "# $*"; }
+# check DESC CMD...: pass if CMD succeeds.
+check() { d=$1; shift; if "$@" >/tmp/check.out 2>&1; then ok "$d"; else not_ok "$d"; sed 's/^/#   /' /tmp/check.out; fi; }
+# check_fails DESC CMD...: pass if CMD fails.
+check_fails() { d=$1; shift; if "$@" >/dev/null 2>&1; then not_ok "$d"; else ok "$d"; fi; }
+# is GOT WANT DESC
+is() { if [ "$1" = "$2" ]; then ok "$3"; else not_ok "$3 (got '$1', want '$2')"; fi; }
+# cmp_ok A OP B DESC, OP one of -eq -ne -lt -le -gt -ge
+cmp_ok() { if [ "$1" "$2" "$3" ] 2>/dev/null; then ok "$4"; else not_ok "$4 ($1 $2 $3 is false)"; fi; }
+done_testing() { echo "1..$T_N"; [ "$T_FAIL" -eq 0 ]; }
+
+NULLB=/sys/kernel/config/nullb
+
+# nullb_create NAME [attr=value...]: create and power on a configfs null_blk
+# device; prints the block device name.
+nullb_create() {
+	name=$1; shift
+	lsmod | grep -q '^null_blk ' || modprobe null_blk nr_devices=0 || return 1
+	mkdir "$NULLB/$name" || return 1
+	for kv in "$@"; do
+		echo "${kv#*=}" >"$NULLB/$name/${kv%%=*}" || { echo "cannot set $kv" >&2; return 1; }
+	done
+	echo 1 >"$NULLB/$name/power" || return 1
+	if [ -e "/sys/block/$name" ]; then
+		echo "$name"
+	else
+		echo "nullb$(cat "$NULLB/$name/index")"
+	fi
+}
+
+nullb_remove() {
+	echo 0 >"$NULLB/$1/power" 2>/dev/null
+	rmdir "$NULLB/$1"
+}
+
+# sched_set DEV NAME: switch scheduler; 7.x may answer EBUSY, so retry.
+sched_set() {
+	i=0
+	while [ $i -lt 50 ]; do
+		echo "$2" >"/sys/block/$1/queue/scheduler" 2>/dev/null && return 0
+		i=$((i + 1))
+		sleep 0.1
+	done
+	return 1
+}
+
+sched_current() { sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"; }
+
+# knob DEV NAME: read an iosched knob.
+knob() { cat "/sys/block/$1/queue/iosched/$2"; }
+
+# stat DEV NAME: one counter from xdeadline's debugfs stats.
+xd_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sched/stats"; }
+
+# fio_run ARGS...: fio with terse errors; prints nothing on success.
+fio_run() { fio --output=/tmp/fio.out "$@" >/tmp/fio.err 2>&1 || { cat /tmp/fio.err /tmp/fio.out >&2; return 1; }; }

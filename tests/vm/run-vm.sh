@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# run-vm.sh LABEL INITRD LOG [TESTS]: boot a kernel label under QEMU (TCG)
+# with INITRD, run TESTS (comma list of guest test names, default all), keep
+# the whole serial log in LOG and judge it.  Prints the TAP results and one
+# line "LABEL: N passed, N failed"; exits non-zero on any failed assertion,
+# a test script that exited non-zero, a missing end marker (hang, panic,
+# timeout) or a kernel warning in the guest's log.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+label=${1:?usage: run-vm.sh LABEL INITRD LOG [TESTS]}
+initrd=${2:?}
+log=${3:?}
+tests=${4:-all}
+. "$SCHEDCTL_CACHE/kernels/$label.env"
+
+timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 \
+	-accel "${VM_ACCEL:-tcg,thread=single}" -smp "${VM_SMP:-2}" -m "${VM_MEM:-2048}" \
+	-nographic -no-reboot -kernel "$VMLINUZ" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 loglevel=3 xd.tests=$tests ${VM_APPEND:-}" \
+	${VM_QEMU_ARGS:-} >"$log" 2>&1 </dev/null
+qemu_rc=$?
+
+tr -d '\r' <"$log" | awk -v label="$label" -v qemu_rc="$qemu_rc" '
+	/XD-TEST-BEGIN / { sub(/.*XD-TEST-BEGIN /, ""); cur = $0; print "# test " cur; next }
+	/XD-TEST-END / {
+		sub(/.*XD-TEST-END /, "")
+		if ($2 != "rc=0") { failed++; print "not ok - " $1 " exited with " $2 }
+		ends++; cur = ""; next
+	}
+	/XD-DMESG-BEGIN/ { indmesg = 1; next }
+	/XD-DMESG-END/ { indmesg = 0; next }
+	/XD-DONE/ { done = 1; next }
+	indmesg {
+		if ($0 ~ /WARNING:|BUG:|Oops|Call Trace|lockdep|KASAN|UBSAN|possible circular|general protection|hung_task|soft lockup/) {
+			warn++; print "# kernel: " $0
+		}
+		next
+	}
+	/Kernel panic/ { print "# " $0; panic = 1 }
+	cur != "" && /^(not )?ok [0-9]+/ {
+		if ($1 == "not") failed++; else passed++
+		print cur ": " $0; next
+	}
+	cur != "" && /^#/ { print "  " $0 }
+	END {
+		if (!done) { failed++; print "not ok - " label ": the guest never finished (qemu rc " qemu_rc (panic ? ", kernel panic" : "") ")" }
+		if (warn) { failed++; print "not ok - " label ": " warn " kernel warning line(s) in the guest log" }
+		printf "%s: %d passed, %d failed\n", label, passed, failed
+		exit failed ? 1 : 0
+	}'
