@@ -106,6 +106,7 @@ struct xd_data {
 	u64 expired[2];
 	u64 batches;
 	u64 qd1_waits;
+	int qd1_max_in_flight;
 
 	/* Dispatch serialization. */
 	unsigned long run_state ____cacheline_aligned_in_smp;
@@ -367,7 +368,8 @@ static struct request *xd_start(struct xd_data *dd, struct request *rq)
 	rq->elv.priv[1] = (void *)XD_RQ_DISPATCHED;
 	if (dir == WRITE && dd->zoned) {
 		if (xd_qd1_active(dd)) {
-			atomic_inc(&dd->qd1_writes);
+			dd->qd1_max_in_flight = max(dd->qd1_max_in_flight,
+						    atomic_inc_return(&dd->qd1_writes));
 			rq->elv.priv[1] = (void *)(XD_RQ_DISPATCHED |
 						   XD_RQ_QD1_WRITE);
 			dd->qd1_zone = xd_zone_of(dd, rq);
@@ -1195,6 +1197,7 @@ static int xd_stats_show(void *data, struct seq_file *m)
 	seq_printf(m, "nr_sched_batch_cuts %llu\n", sum.nr_sched_batch_cuts);
 	seq_printf(m, "qd1_waits %llu\n", dd->qd1_waits);
 	seq_printf(m, "qd1_writes_in_flight %d\n", atomic_read(&dd->qd1_writes));
+	seq_printf(m, "qd1_max_in_flight %d\n", dd->qd1_max_in_flight);
 	spin_unlock(&dd->lock);
 	return 0;
 }

@@ -7,9 +7,17 @@ ok() { T_N=$((T_N + 1)); echo "ok $T_N - $*"; }
 not_ok() { T_N=$((T_N + 1)); T_FAIL=$((T_FAIL + 1)); echo "not ok $T_N - $*"; }
 diag() { echo "# $*"; }
 # check DESC CMD...: pass if CMD succeeds.
-check() { d=$1; shift; if "$@" >/tmp/check.out 2>&1; then ok "$d"; else not_ok "$d"; sed 's/^/#   /' /tmp/check.out; fi; }
+check() {
+	local desc=$1
+	shift
+	if "$@" >/tmp/check.out 2>&1; then ok "$desc"; else not_ok "$desc"; sed 's/^/#   /' /tmp/check.out; fi
+}
 # check_fails DESC CMD...: pass if CMD fails.
-check_fails() { d=$1; shift; if "$@" >/dev/null 2>&1; then not_ok "$d"; else ok "$d"; fi; }
+check_fails() {
+	local desc=$1
+	shift
+	if "$@" >/dev/null 2>&1; then not_ok "$desc"; else ok "$desc"; fi
+}
 # is GOT WANT DESC
 is() { if [ "$1" = "$2" ]; then ok "$3"; else not_ok "$3 (got '$1', want '$2')"; fi; }
 # cmp_ok A OP B DESC, OP one of -eq -ne -lt -le -gt -ge
@@ -21,7 +29,8 @@ NULLB=/sys/kernel/config/nullb
 # nullb_create NAME [attr=value...]: create and power on a configfs null_blk
 # device; prints the block device name.
 nullb_create() {
-	name=$1; shift
+	local name=$1 kv
+	shift
 	lsmod | grep -q '^null_blk ' || modprobe null_blk nr_devices=0 || return 1
 	mkdir "$NULLB/$name" || return 1
 	for kv in "$@"; do
@@ -42,7 +51,7 @@ nullb_remove() {
 
 # sched_set DEV NAME: switch scheduler; 7.x may answer EBUSY, so retry.
 sched_set() {
-	i=0
+	local i=0
 	while [ $i -lt 50 ]; do
 		echo "$2" >"/sys/block/$1/queue/scheduler" 2>/dev/null && return 0
 		i=$((i + 1))
