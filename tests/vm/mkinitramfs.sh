@@ -30,12 +30,21 @@ cp "$VM_DIR"/tests/*.sh "$stage/tests/"
 # Kernel modules, decompressed, flat, with a generated modules.dep.
 md="$stage/lib/modules/$KREL"
 mkdir -p "$md"
-declare -A seen=()
-dep_line=()
+declare -A seen=() closure=()
+# closure[m]: every module m needs, in load order (dependencies first).
+# modules.dep lists that closure reversed: modprobe loads from the end.
+order=()
+add_dep() {	# add_dep MODULE DEP: append DEP and its closure to MODULE's
+	local m=$1 d=$2 x
+	for x in ${closure[$d]} "$d.ko"; do
+		case " ${closure[$m]} " in *" $x "*) ;; *) closure[$m]="${closure[$m]} $x" ;; esac
+	done
+}
 add_module() {
-	local name=$1 f deps d
+	local name=$1 f deps d cand
 	[ -z "${seen[$name]:-}" ] || return 0
 	seen[$name]=1
+	closure[$name]=
 	f=$(find "$MODDIR/kernel" -name "$name.ko*" -print -quit)
 	[ -n "$f" ] || f=$(find "$MODDIR/kernel" -name "$(echo "$name" | tr _ -).ko*" -print -quit)
 	[ -n "$f" ] || die "module $name not found for $KREL"
@@ -45,26 +54,48 @@ add_module() {
 	*.gz) gzip -dc "$f" >"$md/$name.ko" ;;
 	*) cp "$f" "$md/$name.ko" ;;
 	esac
-	deps=$(modinfo -F depends "$md/$name.ko" | tr ',' ' ')
-	local line="$name.ko:"
-	for d in $deps; do
+	# "softdep pre:" names an algorithm module (crct10dif for crc-t10dif
+	# on 6.1); without it the module's init fails.  Load it first too.
+	deps=
+	for d in $(modinfo -F softdep "$md/$name.ko" | sed -n 's/^pre: *//p'); do
+		d=$(echo "$d" | tr - _)
+		for cand in "${d}_generic" "$d"; do
+			if find "$MODDIR/kernel" -name "$cand.ko*" -o -name "$(echo "$cand" | tr _ -).ko*" |
+				grep -q .; then
+				deps="$deps $cand"
+				break
+			fi
+		done
+	done
+	for d in $(modinfo -F depends "$md/$name.ko" | tr ',' ' ') $deps; do
 		d=$(echo "$d" | tr - _)
 		add_module "$d"
-		line="$line $d.ko"
+		add_dep "$name" "$d"
 	done
-	dep_line+=("$line")
+	order+=("$name")
 }
 for m in configfs null_blk scsi_debug sd_mod; do add_module "$m"; done
+# Crypto providers that library modules request by alias at init (6.1's
+# crc64-rocksoft asks for "crypto-crc64-rocksoft"); optional elsewhere.
+for m in crc64_rocksoft_generic crct10dif_generic; do
+	if find "$MODDIR/kernel" -name "$m.ko*" | grep -q .; then add_module "$m"; fi
+done
+for ko in "$md"/*.ko; do
+	modinfo -F alias "$ko" | sed "s/^/alias /; s/\$/ $(basename "$ko" .ko)/"
+done >"$md/modules.alias"
 for ko in "$kodir"/*.ko; do
 	name=$(basename "$ko" .ko)
 	cp "$ko" "$md/$name.ko"
-	deps=$(modinfo -F depends "$ko" | tr ',' ' ')
-	line="$name.ko:"
-	for d in $deps; do line="$line $d.ko"; done
-	dep_line+=("$line")
+	closure[$name]=
+	for d in $(modinfo -F depends "$ko" | tr ',' ' '); do add_dep "$name" "$(echo "$d" | tr - _)"; done
+	order+=("$name")
 	modinfo -F alias "$ko" | sed "s/^/alias /; s/\$/ $name/" >>"$md/modules.alias"
 done
-printf '%s\n' "${dep_line[@]}" >"$md/modules.dep"
-touch "$md/modules.alias"
+for m in "${order[@]}"; do
+	# reversed closure: deepest dependency last
+	rev=
+	for x in ${closure[$m]}; do rev="$x $rev"; done
+	echo "$m.ko: $rev"
+done >"$md/modules.dep"
 
 (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"
