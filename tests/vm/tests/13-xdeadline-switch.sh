@@ -12,7 +12,6 @@ fio_pid=$!
 sleep 1
 n=0
 fails=0
-others="none mq-deadline"
 while [ $n -lt 200 ]; do
 	sched_set "$dev" xdeadline || fails=$((fails + 1))
 	other=none
