@@ -15,6 +15,10 @@ root=$("$VM_DIR/build-root.sh" "$label")
 sub=kmod
 [ -z "$ksrc" ] || sub=kmod-ksrc
 out="$REPO_DIR/build/$sub/$KREL"
+# One build per output directory at a time (several test runs may share it).
+mkdir -p "$REPO_DIR/build/$sub"
+exec 9>"$REPO_DIR/build/$sub/.$KREL.lock"
+flock 9
 rm -rf "$out"
 mkdir -p "$out"
 cp -a "$REPO_DIR"/kmod/. "$out/"

@@ -4,7 +4,9 @@
 # kernel label: busybox, a static fio, the guest test scripts, the kernel's
 # own configfs/null_blk/scsi_debug modules with their dependencies, and our
 # modules from MODULE_DIR (with a modules.dep and modules.alias so modprobe
-# and elevator autoloading work).
+# and elevator autoloading work).  Also Debian 12's udevd (from
+# fetch-udev.sh), and GUEST_TREE: an installed tree (DESTDIR) of schedctl,
+# copied over the root; its programs get their shared libraries too.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -26,6 +28,46 @@ cp "$VM_DIR/guest/init" "$stage/init"
 cp "$VM_DIR/guest/lib.sh" "$stage/tests/lib.sh"
 cp "$VM_DIR"/tests/*.sh "$stage/tests/"
 [ -z "${EXTRA_GUEST_FILES:-}" ] || cp -a $EXTRA_GUEST_FILES "$stage/"
+
+# Host ELF programs run in the guest as they are, with the host's libraries.
+# LIBPATH: extra library directories for programs from unpacked .debs.
+copy_libs() {	# copy_libs FILE...: copy the shared libraries FILEs need
+	local f lib
+	for f in "$@"; do
+		LD_LIBRARY_PATH=${LIBPATH:-} ldd "$f" >/dev/null 2>&1 || continue
+		LD_LIBRARY_PATH=${LIBPATH:-} ldd "$f" | awk '
+			/not found/ { print "MISSING " $1; next }
+			$2 == "=>" && $3 ~ /^\// { print $3; next }
+			$1 ~ /^\// { print $1 }' |
+		while read -r lib rest; do
+			[ "$lib" != MISSING ] || die "$f needs $rest, not on this host"
+			mkdir -p "$stage$(dirname "$lib")"
+			[ -e "$stage$lib" ] || cp -L "$lib" "$stage$lib"
+		done
+	done
+}
+udev=$("$VM_DIR/fetch-udev.sh")
+mkdir -p "$stage"/{lib/udev/rules.d,lib/systemd,usr/lib,etc/udev/rules.d,lib64}
+ln -s ../../lib/udev "$stage/usr/lib/udev"
+cp "$udev/bin/udevadm" "$stage/bin/udevadm"
+ln -s /bin/udevadm "$stage/lib/systemd/systemd-udevd"
+cp "$udev/lib/udev/ata_id" "$udev/lib/udev/scsi_id" "$stage/lib/udev/"
+for r in 50-udev-default 60-block 60-persistent-storage 80-drivers; do
+	cp "$udev/lib/udev/rules.d/$r.rules" "$stage/lib/udev/rules.d/"
+done
+shared=$(cd "$udev" && find usr/lib -name 'libsystemd-shared-*.so')
+mkdir -p "$stage/$(dirname "$shared")"
+cp "$udev/$shared" "$stage/$shared"
+printf 'root:x:0:0:root:/root:/bin/sh\n' >"$stage/etc/passwd"
+for g in root:0 tty:5 disk:6 lp:7 kmem:15 dialout:20 cdrom:24 tape:26 \
+	audio:29 video:44 input:105 kvm:106 render:107 sgx:108; do
+	echo "${g%%:*}:x:${g#*:}:"
+done >"$stage/etc/group"
+LIBPATH="$udev/$(dirname "$shared")" copy_libs "$udev/bin/udevadm" "$udev"/lib/udev/*_id
+if [ -n "${GUEST_TREE:-}" ]; then
+	cp -a "$GUEST_TREE"/. "$stage/"
+	copy_libs $(find "$GUEST_TREE" -type f -perm -u+x)
+fi
 
 # Kernel modules, decompressed, flat, with a generated modules.dep.
 md="$stage/lib/modules/$KREL"
@@ -97,5 +139,18 @@ for m in "${order[@]}"; do
 	for x in ${closure[$m]}; do rev="$x $rev"; done
 	echo "$m.ko: $rev"
 done >"$md/modules.dep"
+# libkmod (udevd's module loading, schedctl) reads only the binary indexes;
+# busybox modprobe reads the text files above.  depmod writes both, so run
+# it on a copy and keep just its *.bin.
+dm=$(mktemp -d)
+mkdir -p "$dm/lib/modules/$KREL"
+cp "$md"/*.ko "$dm/lib/modules/$KREL/"
+for f in modules.builtin modules.builtin.modinfo modules.order; do
+	if [ -e "$MODDIR/$f" ]; then cp "$MODDIR/$f" "$dm/lib/modules/$KREL/"
+	else : >"$dm/lib/modules/$KREL/$f"; fi
+done
+depmod -b "$dm" "$KREL" || die "depmod failed for $KREL"
+cp "$dm/lib/modules/$KREL"/*.bin "$md/"
+rm -rf "$dm"
 
 (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"
