@@ -11,11 +11,22 @@
 #   make check-unit      the tests that need no VM
 #   make check-vm KERNELS="6.1 7.x"
 #   make demo            boot the newest kernel and show the schedulers
+#   make cli             build the schedctl CLI into build/cli/
+#   make install         DESTDIR= PREFIX=/usr: CLI, udev rule, policy, man
+#                        pages, module sources for DKMS
+#   make uninstall       remove what install put there
+#   make deb / make rpm  build the packages into build/deb, build/rpm
+#   make bench           the benchmarks (KERNEL=7.x), not part of check
 #
 # Downloads and build roots are cached in $(SCHEDCTL_CACHE), never here.
 
 KVER ?= $(shell uname -r)
+PREFIX ?= /usr
+DESTDIR ?=
+VERSION := $(shell cat $(CURDIR)/VERSION)
+SRCDIR = $(DESTDIR)$(PREFIX)/src/schedctl-$(VERSION)
 KERNELS ?= 6.1 6.12 7.x
+KERNEL ?= 7.x
 SCHEDCTL_CACHE ?= /var/cache/schedctl-dev
 export SCHEDCTL_CACHE
 
@@ -35,14 +46,56 @@ check: deps
 check-unit: deps
 	tests/check.sh unit
 
+check-packaging: deps
+	tests/check.sh packaging
+
 check-vm: deps
 	tests/check.sh vm $(KERNELS)
 
 demo: deps
 	tests/vm/demo.sh
 
+cli:
+	$(MAKE) -C cli
+
+# The module sources as DKMS builds them: kmod/ without build outputs.
+KMOD_SOURCES = $(shell cd kmod && find . -name generated -prune -o -type f \
+	\( -name '*.[ch]' -o -name '*.py' -o -name '*.spec' -o -name Kbuild \
+	-o -name Makefile \) -print | sort)
+
+install: cli
+	$(MAKE) -C cli install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+	for f in $(KMOD_SOURCES); do \
+		install -D -m 0644 kmod/$$f $(SRCDIR)/$$f || exit 1; \
+	done
+	chmod 0755 $(SRCDIR)/compat/btfgen.py
+	sed 's/#MODULE_VERSION#/$(VERSION)/' packaging/dkms.conf >$(SRCDIR)/dkms.conf
+	install -D -m 0644 man/xdeadline.4 $(DESTDIR)$(PREFIX)/share/man/man4/xdeadline.4
+
+uninstall:
+	$(MAKE) -C cli uninstall DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+	rm -rf $(SRCDIR)
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man4/xdeadline.4
+
+# Every file git tracks or would track (committed or not), nothing ignored.
+dist:
+	mkdir -p build/dist
+	git ls-files -co --exclude-standard | sort | \
+		tar -czf build/dist/schedctl-$(VERSION).tar.gz \
+		--transform 's,^,schedctl-$(VERSION)/,' -T -
+
+deb: dist
+	packaging/build-deb.sh $(VERSION)
+
+rpm: dist
+	packaging/build-rpm.sh $(VERSION)
+
+bench: deps
+	bench/run.sh $(KERNEL)
+
 clean:
 	rm -rf build kmod/generated
 	-$(MAKE) -C kmod clean KVER=$(KVER) 2>/dev/null
 
-.PHONY: all modules deps check check-unit check-vm demo clean
+.PHONY: all modules deps check check-unit check-packaging check-vm demo cli install uninstall \
+	dist deb rpm bench clean

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# check.sh unit|vm|all [LABEL...]: run the test suites and end with one
+# check.sh unit|packaging|vm|all [LABEL...]: run the test suites and end with one
 # line "N passed, N failed" summing them all.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,11 +32,20 @@ unit_btfgen() {
 case $what in
 unit | all)
 	run unit-btfgen unit_btfgen
+	run unit-cli make -s --no-print-directory -C cli check
+	run manpages tests/unit/test-manpages.sh
 	run checkpatch tests/checkpatch.sh
 	;;
 esac
 case $what in
+packaging | all)
+	run packaging tests/packaging/check-packaging.sh
+	;;
+esac
+case $what in
 vm | all)
+	# After the packaging suite, the guest gets its schedctl from the .deb.
+	[ "$what" = all ] && export VM_GUEST_FROM_DEB=1
 	run vm tests/vm/check-vm.sh "$@"
 	;;
 esac

@@ -5,8 +5,14 @@
 # what is missing and fails.
 set -euo pipefail
 
+# build and VM harness
 pkgs="make gcc python3 perl git cpio xz-utils zstd kmod busybox-static
 qemu-system-x86 mmdebstrap binutils pkg-config"
+# the CLI, its unit tests and man page lint
+pkgs="$pkgs libsmartcols-dev libudev-dev libkmod-dev libinih-dev
+libnl-genl-3-dev check mandoc groff-base"
+# packaging
+pkgs="$pkgs dpkg-dev debhelper dh-dkms dkms fakeroot lintian rpm"
 
 missing=
 for p in $pkgs; do

@@ -14,6 +14,21 @@ mkdir -p "$out"
 passed=0
 failed=0
 
+# The installed files of schedctl for the guest: from the built .deb when
+# the packaging suite ran first (so packaging mistakes fail here), else
+# from `make install`.
+tree="$REPO_DIR/build/guest-tree"
+rm -rf "$tree"
+deb=$(ls "$REPO_DIR"/build/deb/schedctl_*_amd64.deb 2>/dev/null | head -n1)
+if [ -n "${VM_GUEST_FROM_DEB:-}" ] && [ -n "$deb" ]; then
+	echo "# guest schedctl from ${deb#"$REPO_DIR"/}"
+	dpkg-deb -x "$deb" "$tree"
+else
+	echo "# guest schedctl from make install"
+	make -s -C "$REPO_DIR" install DESTDIR="$tree" PREFIX=/usr >/dev/null
+fi || { echo "not ok - install schedctl for the guest"; exit 1; }
+export GUEST_TREE=$tree
+
 count() {	# count LOGFILE: add the "N passed, N failed" of a run
 	local line
 	line=$(tail -n1 "$1")

@@ -47,19 +47,20 @@ copy_libs() {	# copy_libs FILE...: copy the shared libraries FILEs need
 	done
 }
 udev=$("$VM_DIR/fetch-udev.sh")
-mkdir -p "$stage"/{lib/udev/rules.d,lib/systemd,usr/lib,etc/udev/rules.d,lib64}
-ln -s ../../lib/udev "$stage/usr/lib/udev"
+mkdir -p "$stage"/{usr/lib/udev/rules.d,lib/systemd,etc/udev/rules.d,lib64}
+ln -s ../usr/lib/udev "$stage/lib/udev"
 cp "$udev/bin/udevadm" "$stage/bin/udevadm"
 ln -s /bin/udevadm "$stage/lib/systemd/systemd-udevd"
-cp "$udev/lib/udev/ata_id" "$udev/lib/udev/scsi_id" "$stage/lib/udev/"
+cp "$udev/lib/udev/ata_id" "$udev/lib/udev/scsi_id" "$stage/usr/lib/udev/"
 for r in 50-udev-default 60-block 60-persistent-storage 80-drivers; do
-	cp "$udev/lib/udev/rules.d/$r.rules" "$stage/lib/udev/rules.d/"
+	cp "$udev/lib/udev/rules.d/$r.rules" "$stage/usr/lib/udev/rules.d/"
 done
 shared=$(cd "$udev" && find usr/lib -name 'libsystemd-shared-*.so')
 mkdir -p "$stage/$(dirname "$shared")"
 cp "$udev/$shared" "$stage/$shared"
-printf 'root:x:0:0:root:/root:/bin/sh\n' >"$stage/etc/passwd"
-for g in root:0 tty:5 disk:6 lp:7 kmem:15 dialout:20 cdrom:24 tape:26 \
+printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' \
+	>"$stage/etc/passwd"
+for g in nogroup:65534 root:0 tty:5 disk:6 lp:7 kmem:15 dialout:20 cdrom:24 tape:26 \
 	audio:29 video:44 input:105 kvm:106 render:107 sgx:108; do
 	echo "${g%%:*}:x:${g#*:}:"
 done >"$stage/etc/group"

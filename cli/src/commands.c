@@ -1,0 +1,804 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The commands: argument parsing per command, then device, classify,
+ * policy and apply calls, and output. */
+#define _GNU_SOURCE
+#include "commands.h"
+
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "apply.h"
+#include "classify.h"
+#include "device.h"
+#include "keys.h"
+#include "log.h"
+#include "output.h"
+#include "policy.h"
+#include "sysfs.h"
+
+struct opts {
+	bool json, all, noheadings, dry_run, udev, syslog, quiet;
+	const char *output;
+	const char *config;
+	char **args;
+	int nargs;
+	int min_args, max_args;	/* max -1: any */
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct opts *o = state->input;
+
+	switch (key) {
+	case 'J':
+		o->json = true;
+		break;
+	case 'a':
+		o->all = true;
+		break;
+	case 'n':
+		o->noheadings = true;	/* list, get */
+		o->dry_run = true;	/* set, apply */
+		break;
+	case 'o':
+		o->output = arg;
+		break;
+	case 'c':
+		o->config = arg;
+		break;
+	case 'u':
+		o->udev = true;
+		o->syslog = true;
+		o->quiet = true;
+		break;
+	case 's':
+		o->syslog = true;
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case ARGP_KEY_ARGS:
+		o->args = state->argv + state->next;
+		o->nargs = state->argc - state->next;
+		break;
+	case ARGP_KEY_END:
+		if (o->nargs < o->min_args)
+			argp_error(state, "too few arguments");
+		if (o->max_args >= 0 && o->nargs > o->max_args)
+			argp_error(state, "too many arguments");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static void parse_cmd(const struct argp_option *options, const char *args_doc,
+		      const char *doc, int argc, char **argv, struct opts *o)
+{
+	struct argp a = { options, parse_opt, args_doc, doc, NULL, NULL, NULL };
+
+	argp_parse(&a, argc, argv, 0, NULL, o);
+}
+
+/* ---- shared helpers ------------------------------------------------ */
+
+static int open_device(const char *arg, struct sc_device *d)
+{
+	char name[SC_NAME_MAX], part[SC_NAME_MAX];
+	int r = sc_device_resolve(arg, name, part);
+
+	if (r) {
+		sc_error("%s: %s", arg, r == -ENODEV ? "no such block device" : strerror(-r));
+		return SC_EXIT_USAGE;
+	}
+	if (part[0] && !sc_log_is_syslog())
+		fprintf(stderr, "schedctl: %s is a partition; using its disk %s\n", part, name);
+	r = sc_device_load(name, d);
+	if (r) {
+		sc_device_free(d);
+		sc_error("%s: %s", name, r == -ENODEV ? "device went away" : strerror(-r));
+		return SC_EXIT_FAIL;
+	}
+	return 0;
+}
+
+static char *join(char **v, size_t n, const char *sep)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? sep : "", v[i]);
+	fclose(f);
+	return out;
+}
+
+/* "no I/O scheduler; scheduling happens on sdb, sdc" */
+static void no_sched_note(const struct sc_device *d)
+{
+	char *s = join(d->slaves, d->nslaves, ", ");
+
+	if (d->nslaves)
+		sc_info("%s: no I/O scheduler (bio-based); scheduling happens on %s", d->name, s);
+	else
+		sc_info("%s: no I/O scheduler", d->name);
+	free(s);
+}
+
+static int load_policy(const char *only, struct sc_policy *p)
+{
+	char err[1024];
+	int r = sc_policy_load(p, only, err, sizeof(err));
+
+	if (r) {
+		sc_error("%s", err);
+		sc_policy_free(p);
+		return SC_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static char *read_attr(const char *dev, const char *attr)
+{
+	char *p, *v = NULL;
+
+	if (asprintf(&p, "/sys/block/%s/%s", dev, attr) < 0)
+		return NULL;
+	if (sc_read(p, &v))
+		v = NULL;
+	free(p);
+	return v;
+}
+
+/* ---- list ---------------------------------------------------------- */
+
+enum { C_NAME, C_CLASS, C_TRAN, C_MODEL, C_ROTA, C_ZONED, C_HWQ, C_SCHED, C_AVAIL, C_POLICY, C_NCOLS };
+
+static const struct sc_out_col list_cols[C_NCOLS] = {
+	[C_NAME] = { "NAME", "kernel name", false, false },
+	[C_CLASS] = { "CLASS", "device class (schedctl classify)", false, false },
+	[C_TRAN] = { "TRAN", "transport", false, false },
+	[C_MODEL] = { "MODEL", "model", false, false },
+	[C_ROTA] = { "ROTA", "rotational", true, true },
+	[C_ZONED] = { "ZONED", "zoned model", false, false },
+	[C_HWQ] = { "HWQ", "hardware queues", true, true },
+	[C_SCHED] = { "SCHED", "current scheduler", false, false },
+	[C_AVAIL] = { "AVAILABLE", "available schedulers", false, false },
+	[C_POLICY] = { "POLICY", "policy sections that apply", false, false },
+};
+
+static int parse_columns(const char *list, int *cols, size_t *n)
+{
+	char *dup, *tok, *save = NULL;
+
+	*n = 0;
+	if (!list) {
+		for (int i = 0; i < C_NCOLS; i++)
+			cols[(*n)++] = i;
+		return 0;
+	}
+	dup = strdup(list);
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int i;
+
+		for (i = 0; i < C_NCOLS; i++)
+			if (!strcasecmp(tok, list_cols[i].name))
+				break;
+		if (i == C_NCOLS || *n == C_NCOLS) {
+			sc_error("list: unknown column \"%s\" (columns: NAME, CLASS, TRAN, MODEL, ROTA, "
+				 "ZONED, HWQ, SCHED, AVAILABLE, POLICY)", tok);
+			free(dup);
+			return -EINVAL;
+		}
+		cols[(*n)++] = i;
+	}
+	free(dup);
+	return *n ? 0 : -EINVAL;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct argp_option options[] = {
+		{ "json", 'J', NULL, 0, "JSON output (like lsblk -J)", 0 },
+		{ "output", 'o', "COLUMNS", 0,
+		  "comma-separated columns: NAME, CLASS, TRAN, MODEL, ROTA, ZONED, HWQ, SCHED, AVAILABLE, POLICY", 0 },
+		{ "all", 'a', NULL, 0, "also list empty devices (size 0)", 0 },
+		{ "noheadings", 'n', NULL, 0, "no header line", 0 },
+		{ "config", 'c', "FILE", 0, "read only this policy file", 0 },
+		{ 0 },
+	};
+	struct opts o = { .max_args = 0 };
+	struct sc_policy pol = { 0 };
+	struct sc_out_col cols[C_NCOLS];
+	int sel[C_NCOLS], rc = 0;
+	size_t nsel, nnames = 0;
+	char **names = NULL;
+	bool have_pol;
+	struct sc_out *out;
+
+	parse_cmd(options, "", "List every whole disk with its class, scheduler and policy.",
+		  argc, argv, &o);
+	if (parse_columns(o.output, sel, &nsel))
+		return SC_EXIT_USAGE;
+	for (size_t i = 0; i < nsel; i++)
+		cols[i] = list_cols[sel[i]];
+	{
+		char err[1024];
+
+		have_pol = !sc_policy_load(&pol, o.config, err, sizeof(err));
+		if (!have_pol) {
+			sc_warn("%s; POLICY column left empty", err);
+			sc_policy_free(&pol);
+		}
+	}
+	out = sc_out_new("blockdevices", cols, nsel, o.json, o.noheadings);
+	if (!out || sc_device_list(&names, &nnames)) {
+		sc_error("list: cannot read /sys/block");
+		sc_out_free(out);
+		sc_policy_free(&pol);
+		return SC_EXIT_FAIL;
+	}
+	for (size_t i = 0; i < nnames; i++) {
+		struct sc_device d;
+		struct sc_class c;
+		struct sc_resolved res = { 0 };
+		char *vals[C_NCOLS] = { 0 }, rota[16], hwq[16], *size;
+		const char *row[C_NCOLS];
+
+		size = read_attr(names[i], "size");
+		if (!o.all && size && !strcmp(size, "0")) {
+			free(size);
+			continue;
+		}
+		free(size);
+		if (sc_device_load(names[i], &d)) {
+			sc_device_free(&d);	/* went away meanwhile */
+			continue;
+		}
+		sc_classify(&d, &c);
+		snprintf(rota, sizeof(rota), "%d", d.rotational);
+		snprintf(hwq, sizeof(hwq), "%d", d.hwq);
+		vals[C_AVAIL] = join(d.avail, d.navail, " ");
+		if (have_pol && !sc_policy_resolve(&pol, &d, c.name, &res))
+			vals[C_POLICY] = sc_resolved_name(&res);
+		row[C_NAME] = d.name;
+		row[C_CLASS] = c.name;
+		row[C_TRAN] = c.transport[0] ? c.transport : NULL;
+		row[C_MODEL] = d.model;
+		row[C_ROTA] = d.rotational >= 0 ? rota : NULL;
+		row[C_ZONED] = d.zoned;
+		row[C_HWQ] = hwq;
+		row[C_SCHED] = d.has_sched ? d.sched : NULL;
+		row[C_AVAIL] = d.navail ? vals[C_AVAIL] : NULL;
+		row[C_POLICY] = vals[C_POLICY];
+		{
+			const char *r2[C_NCOLS];
+
+			for (size_t k = 0; k < nsel; k++)
+				r2[k] = row[sel[k]];
+			if (sc_out_row(out, r2))
+				rc = SC_EXIT_FAIL;
+		}
+		free(vals[C_AVAIL]);
+		free(vals[C_POLICY]);
+		sc_resolved_free(&res);
+		sc_device_free(&d);
+	}
+	sc_out_print(out);
+	sc_out_free(out);
+	sc_strv_free(names, nnames);
+	sc_policy_free(&pol);
+	return rc;
+}
+
+/* ---- get ----------------------------------------------------------- */
+
+static bool wanted(const struct opts *o, const char *key)
+{
+	if (o->nargs <= 1)
+		return true;
+	for (int i = 1; i < o->nargs; i++)
+		if (!strcmp(o->args[i], key))
+			return true;
+	return false;
+}
+
+static int get_row(struct sc_out *out, const struct opts *o, bool *seen, const char *key,
+		   const char *value)
+{
+	const char *row[2] = { key, value };
+
+	if (!wanted(o, key))
+		return 0;
+	for (int i = 1; i < o->nargs; i++)
+		if (!strcmp(o->args[i], key))
+			seen[i] = true;
+	return sc_out_row(out, row);
+}
+
+int cmd_get(int argc, char **argv)
+{
+	static const struct argp_option options[] = {
+		{ "json", 'J', NULL, 0, "JSON output", 0 },
+		{ "noheadings", 'n', NULL, 0, "no header line", 0 },
+		{ 0 },
+	};
+	static const struct sc_out_col cols[] = {
+		{ "KEY", "setting", false, false },
+		{ "VALUE", "value", false, false },
+	};
+	struct opts o = { .min_args = 1, .max_args = -1 };
+	struct sc_device d;
+	struct sc_out *out;
+	char **knobs = NULL, *dir, *avail;
+	size_t nknobs = 0;
+	bool *seen;
+	int rc;
+
+	parse_cmd(options, "DEV [KEY...]",
+		  "Show the scheduler, its iosched knobs and the queue attributes schedctl "
+		  "manages (all, or the KEYs named as in \"schedctl set\").",
+		  argc, argv, &o);
+	rc = open_device(o.args[0], &d);
+	if (rc)
+		return rc;
+	seen = calloc((size_t)o.nargs + 1, sizeof(*seen));
+	out = sc_out_new("settings", cols, 2, o.json, o.noheadings);
+	if (!seen || !out) {
+		free(seen);
+		sc_out_free(out);
+		sc_device_free(&d);
+		return SC_EXIT_FAIL;
+	}
+	if (!d.has_sched && !o.json)
+		no_sched_note(&d);
+	avail = join(d.avail, d.navail, " ");
+	get_row(out, &o, seen, "scheduler", d.has_sched ? d.sched : "none");
+	if (d.has_sched)
+		get_row(out, &o, seen, "available", avail);
+	free(avail);
+	dir = sc_qpath(d.name, "iosched");
+	if (dir && d.has_sched && !sc_list_dir(dir, &knobs, &nknobs)) {
+		for (size_t i = 0; i < nknobs; i++) {
+			char *p, *v = NULL, *key;
+			struct sc_key k;
+			char err[128];
+
+			if (asprintf(&p, "%s/%s", dir, knobs[i]) < 0)
+				continue;
+			if (!sc_read(p, &v)) {
+				/* the name "set" takes: plain where we know the knob */
+				bool plain = !sc_key_parse(knobs[i], &k, err, sizeof(err)) &&
+					     k.kind == SC_KEY_IOSCHED;
+
+				if (asprintf(&key, "%s%s", plain ? "" : "iosched.", knobs[i]) >= 0) {
+					get_row(out, &o, seen, key, v);
+					free(key);
+				}
+			}
+			free(v);
+			free(p);
+		}
+	}
+	free(dir);
+	sc_strv_free(knobs, nknobs);
+	for (const struct sc_knob_def *q = sc_queue_attrs; q->name; q++) {
+		char *p = sc_qpath(d.name, q->name), *v = NULL, *key;
+
+		if (p && !sc_read(p, &v) && asprintf(&key, "queue.%s", q->name) >= 0) {
+			get_row(out, &o, seen, key, v);
+			free(key);
+		}
+		free(v);
+		free(p);
+	}
+	rc = 0;
+	for (int i = 1; i < o.nargs; i++) {
+		const char *a = o.args[i];
+		struct sc_key k;
+		char err[256];
+
+		if (seen[i])
+			continue;
+		rc = SC_EXIT_USAGE;
+		if (sc_key_parse(a, &k, err, sizeof(err)))
+			sc_error("%s: %s", d.name, err);
+		else if (!d.has_sched && k.kind != SC_KEY_QUEUE)
+			sc_error("%s: no setting \"%s\" (device has no I/O scheduler)", d.name, a);
+		else
+			sc_error("%s: no setting \"%s\" (not offered by %s%s)", d.name, a,
+				 k.kind == SC_KEY_QUEUE ? "this kernel or device" : "scheduler ",
+				 k.kind == SC_KEY_QUEUE ? "" : d.sched);
+	}
+	if (!rc)
+		sc_out_print(out);
+	sc_out_free(out);
+	free(seen);
+	sc_device_free(&d);
+	return rc;
+}
+
+/* ---- set, apply: reporting ------------------------------------------ */
+
+static void print_report(const char *dev, const struct sc_report *rep, bool dry,
+			 const char *why, bool quiet)
+{
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct sc_change *c = &rep->c[i];
+
+		if (!strcmp(c->key, "module"))
+			sc_info("%s: %s module %s", dev, dry ? "would load" : "loaded", c->new);
+		else
+			sc_info("%s: %s%s: %s -> %s%s%s", dev, dry ? "would set " : "", c->key,
+				c->old ? c->old : "(default)", c->new, why ? "  # " : "",
+				why ? why : "");
+	}
+	if (!quiet)
+		for (size_t i = 0; i < rep->nnotes; i++)
+			sc_info("%s: note: %s", dev, rep->notes[i]);
+	if (!rep->n && !quiet && !rep->err[0])
+		sc_info("%s: unchanged", dev);
+}
+
+int cmd_set(int argc, char **argv)
+{
+	static const struct argp_option options[] = {
+		{ "dry-run", 'n', NULL, 0, "check and print what would change; write nothing", 0 },
+		{ 0 },
+	};
+	struct opts o = { .min_args = 2, .max_args = -1 };
+	struct sc_device d;
+	struct sc_req *req;
+	struct sc_report rep;
+	char **dup;
+	int rc;
+
+	parse_cmd(options, "DEV KEY=VALUE...",
+		  "Set the scheduler (first), iosched knobs, then queue attributes.  Keys: "
+		  "scheduler, a knob name (read_expire), iosched.KNOB, queue.ATTR "
+		  "(queue.nr_requests), zoned_qd1_writes.  Everything is checked before "
+		  "writing; if a write fails, the previous scheduler and values are restored.",
+		  argc, argv, &o);
+	req = calloc((size_t)o.nargs, sizeof(*req));
+	dup = calloc((size_t)o.nargs, sizeof(*dup));
+	if (!req || !dup) {
+		free(req);
+		free(dup);
+		return SC_EXIT_FAIL;
+	}
+	rc = 0;
+	for (int i = 1; i < o.nargs && !rc; i++) {
+		char *eq;
+
+		dup[i] = strdup(o.args[i]);
+		eq = dup[i] ? strchr(dup[i], '=') : NULL;
+		if (!eq || eq == dup[i]) {
+			sc_error("set: expected KEY=VALUE, got \"%s\"", o.args[i]);
+			rc = SC_EXIT_USAGE;
+			break;
+		}
+		*eq = '\0';
+		req[i - 1].key = dup[i];
+		req[i - 1].value = eq + 1;
+	}
+	if (!rc)
+		rc = open_device(o.args[0], &d);
+	if (!rc) {
+		rc = sc_apply(d.name, req, (size_t)o.nargs - 1, o.dry_run ? SC_DRY_RUN : 0, &rep);
+		print_report(d.name, &rep, o.dry_run, NULL, false);
+		if (rc)
+			sc_error("%s", rep.err);
+		sc_report_free(&rep);
+		sc_device_free(&d);
+	}
+	for (int i = 0; i < o.nargs; i++)
+		free(dup[i]);
+	free(dup);
+	free(req);
+	return rc;
+}
+
+/* ---- classify -------------------------------------------------------- */
+
+int cmd_classify(int argc, char **argv)
+{
+	static const struct argp_option options[] = {
+		{ "json", 'J', NULL, 0, "JSON output", 0 },
+		{ "config", 'c', "FILE", 0, "read only this policy file", 0 },
+		{ 0 },
+	};
+	static const struct sc_out_col cols[] = {
+		{ "NAME", NULL, false, false }, { "CLASS", NULL, false, false },
+		{ "WHY", NULL, false, false }, { "POLICY", NULL, false, false },
+		{ "SCHEDULING", NULL, false, false },
+	};
+	struct opts o = { .min_args = 1, .max_args = 1 };
+	struct sc_policy pol;
+	struct sc_resolved res = { 0 };
+	struct sc_device d;
+	struct sc_class c;
+	char *pname = NULL, *slaves = NULL;
+	int rc;
+
+	parse_cmd(options, "DEV",
+		  "Show the disk's class, the properties that decided it, and the policy "
+		  "sections and settings that apply.", argc, argv, &o);
+	rc = open_device(o.args[0], &d);
+	if (rc)
+		return rc;
+	sc_classify(&d, &c);
+	rc = load_policy(o.config, &pol);
+	if (rc) {
+		/* still say what we know */
+		if (!o.json)
+			sc_info("%s: class %s (%s)", d.name, c.name, c.why);
+		sc_device_free(&d);
+		return rc;
+	}
+	if (sc_policy_resolve(&pol, &d, c.name, &res) || !(pname = sc_resolved_name(&res))) {
+		rc = SC_EXIT_FAIL;
+		goto out;
+	}
+	slaves = d.has_sched ? strdup(d.name) : join(d.slaves, d.nslaves, ",");
+	if (o.json) {
+		struct sc_out *out = sc_out_new("classification", cols, 5, true, false);
+		const char *row[5] = { d.name, c.name, c.why, res.nwon ? pname : NULL,
+				       slaves && *slaves ? slaves : NULL };
+
+		if (out && !sc_out_row(out, row))
+			sc_out_print(out);
+		sc_out_free(out);
+		goto out;
+	}
+	sc_info("%s: class %s (%s)", d.name, c.name, c.why);
+	if (!d.has_sched)
+		no_sched_note(&d);
+	if (!res.nmatched) {
+		sc_info("%s: no policy section matches", d.name);
+		goto out;
+	}
+	sc_info("%s: policy %s", d.name, pname);
+	for (size_t i = 0; i < res.n; i++)
+		sc_info("  %s = %s\t# [%s] %s:%d", res.set[i].key, res.set[i].value,
+			res.set[i].from->name, res.set[i].from->file, res.set[i].line);
+	for (size_t i = 0; i < res.nmatched; i++) {
+		bool won = false;
+
+		for (size_t k = 0; k < res.nwon; k++)
+			won |= res.won[k] == res.matched[i];
+		if (!won)
+			sc_info("  (matched, all overridden: [%s] %s:%d)", res.matched[i]->name,
+				res.matched[i]->file, res.matched[i]->line);
+	}
+out:
+	free(slaves);
+	free(pname);
+	sc_resolved_free(&res);
+	sc_device_free(&d);
+	sc_policy_free(&pol);
+	return rc;
+}
+
+/* ---- apply ----------------------------------------------------------- */
+
+static int apply_one(const char *name, const struct sc_policy *pol, const struct opts *o)
+{
+	struct sc_resolved res = { 0 };
+	struct sc_report rep = { 0 };
+	struct sc_device d;
+	struct sc_class c;
+	struct sc_req *req = NULL;
+	char *pname = NULL;
+	int rc;
+
+	rc = sc_device_load(name, &d);
+	if (rc) {
+		sc_device_free(&d);
+		sc_error("device %s went away", name);
+		return SC_EXIT_FAIL;
+	}
+	sc_classify(&d, &c);
+	if (sc_policy_resolve(pol, &d, c.name, &res) || !(pname = sc_resolved_name(&res))) {
+		rc = SC_EXIT_FAIL;
+		goto out;
+	}
+	if (!res.n) {
+		if (!o->quiet)
+			sc_info("%s: no policy for class %s", name, c.name);
+		goto out;
+	}
+	if (!d.has_sched && res.n == 1 && !strcmp(res.set[0].key, "scheduler")) {
+		if (!o->quiet)
+			no_sched_note(&d);
+		goto out;
+	}
+	req = calloc(res.n, sizeof(*req));
+	if (!req) {
+		rc = SC_EXIT_FAIL;
+		goto out;
+	}
+	for (size_t i = 0; i < res.n; i++)
+		req[i] = (struct sc_req){ res.set[i].key, res.set[i].value, NULL };
+	rc = sc_apply(name, req, res.n, SC_LENIENT | (o->dry_run ? SC_DRY_RUN : 0), &rep);
+	print_report(name, &rep, o->dry_run, o->quiet ? NULL : pname, o->quiet);
+	if (rc)
+		sc_error("%s", rep.err);
+out:
+	sc_report_free(&rep);
+	free(req);
+	free(pname);
+	sc_resolved_free(&res);
+	sc_device_free(&d);
+	return rc;
+}
+
+int cmd_apply(int argc, char **argv)
+{
+	static const struct argp_option options[] = {
+		{ "dry-run", 'n', NULL, 0, "print what would change; write nothing", 0 },
+		{ "udev", 'u', NULL, 0,
+		  "run from a udev rule: log to syslog, only changes and errors, "
+		  "take the event's properties from the environment, shorter waits", 0 },
+		{ "syslog", 's', NULL, 0, "log to syslog instead of stdout and stderr", 0 },
+		{ "quiet", 'q', NULL, 0, "print only changes and errors", 0 },
+		{ "config", 'c', "FILE", 0, "read only this policy file", 0 },
+		{ 0 },
+	};
+	struct opts o = { .min_args = 0, .max_args = -1 };
+	struct sc_policy pol;
+	char (*names)[SC_NAME_MAX] = NULL, **all = NULL;
+	size_t n = 0, nall = 0;
+	int rc = 0, worst = 0;
+
+	parse_cmd(options, "[DEV...]",
+		  "Apply the policy files to the DEVs, or to every disk, and print what "
+		  "changed.  The files are parsed completely first: a policy error touches "
+		  "no device.", argc, argv, &o);
+	sc_log_syslog(o.syslog);
+	if (o.udev) {
+		sc_io_udev_env(true);
+		sc_lock_timeout_ms = 2000;
+	}
+	rc = load_policy(o.config, &pol);
+	if (rc)
+		return rc;
+	if (o.nargs) {
+		names = calloc((size_t)o.nargs, sizeof(*names));
+		for (int i = 0; names && i < o.nargs; i++) {
+			char part[SC_NAME_MAX];
+			int r = sc_device_resolve(o.args[i], names[n], part);
+
+			if (r) {
+				sc_error("%s: %s", o.args[i],
+					 r == -ENODEV ? "no such block device" : strerror(-r));
+				worst = SC_EXIT_USAGE;
+				continue;
+			}
+			if (part[0] && !o.syslog)
+				fprintf(stderr, "schedctl: %s is a partition; using its disk %s\n",
+					part, names[n]);
+			n++;
+		}
+		if (!names)
+			worst = SC_EXIT_FAIL;
+		if (worst) {	/* bad arguments: touch nothing */
+			free(names);
+			sc_policy_free(&pol);
+			return worst;
+		}
+		for (size_t i = 0; i < n; i++) {
+			rc = apply_one(names[i], &pol, &o);
+			worst = rc > worst ? rc : worst;
+		}
+	} else {
+		if (sc_device_list(&all, &nall)) {
+			sc_error("apply: cannot read /sys/block");
+			worst = SC_EXIT_FAIL;
+		}
+		for (size_t i = 0; i < nall; i++) {
+			char *size = read_attr(all[i], "size");
+			bool empty = size && !strcmp(size, "0");
+
+			free(size);
+			if (empty)	/* unused loop devices and such; udev
+					 * sends "change" when they get media */
+				continue;
+			rc = apply_one(all[i], &pol, &o);
+			worst = rc > worst ? rc : worst;
+		}
+	}
+	free(names);
+	sc_strv_free(all, nall);
+	sc_policy_free(&pol);
+	return worst;
+}
+
+/* ---- reset ----------------------------------------------------------- */
+
+/*
+ * What the kernel picks when it sets up a queue: "none" for more than one
+ * hardware queue, else mq-deadline (elevator_get_default()).  Zoned disks
+ * get mq-deadline, which older kernels require and newer ones accept.
+ */
+static const char *kernel_default(const struct sc_device *d)
+{
+	if (strcmp(d->zoned, "none") && d->zoned[0])
+		return "mq-deadline, none";
+	return d->hwq > 1 ? "none" : "mq-deadline, none";
+}
+
+/* The schedulers this project ships as modules. */
+static bool ours(const char *sched)
+{
+	return !strcmp(sched, "xdeadline") || !strcmp(sched, "xbfq");
+}
+
+int cmd_reset(int argc, char **argv)
+{
+	static const struct argp_option options[] = {
+		{ "dry-run", 'n', NULL, 0, "print what would change; write nothing", 0 },
+		{ "quiet", 'q', NULL, 0, "print only changes and errors", 0 },
+		{ "syslog", 's', NULL, 0, "log to syslog instead of stdout and stderr", 0 },
+		{ 0 },
+	};
+	struct opts o = { .min_args = 0, .max_args = -1 };
+	char **names = NULL;
+	size_t n = 0;
+	int worst = 0;
+	bool all;
+
+	parse_cmd(options, "[DEV...]",
+		  "Give the DEVs, or every disk that uses a scheduler schedctl ships "
+		  "(xdeadline, xbfq), the scheduler the kernel would pick by itself: none "
+		  "for more than one hardware queue, else mq-deadline (for package "
+		  "removal).  Knobs return to their defaults with the switch; queue "
+		  "attributes are left as they are.", argc, argv, &o);
+	sc_log_syslog(o.syslog);
+	all = o.nargs == 0;
+	if (all && sc_device_list(&names, &n)) {
+		sc_error("reset: cannot read /sys/block");
+		return SC_EXIT_FAIL;
+	}
+	for (size_t i = 0; i < (all ? n : (size_t)o.nargs); i++) {
+		struct sc_device d;
+		struct sc_report rep;
+		struct sc_req req;
+		int rc;
+
+		if (all) {
+			if (sc_device_load(names[i], &d)) {
+				sc_device_free(&d);
+				continue;
+			}
+		} else if ((rc = open_device(o.args[i], &d))) {
+			worst = rc > worst ? rc : worst;
+			continue;
+		}
+		if (!d.has_sched || (all && !ours(d.sched))) {
+			if (!all && !o.quiet)
+				no_sched_note(&d);
+			sc_device_free(&d);
+			continue;
+		}
+		req = (struct sc_req){ "scheduler", kernel_default(&d), NULL };
+		rc = sc_apply(d.name, &req, 1, SC_LENIENT | (o.dry_run ? SC_DRY_RUN : 0), &rep);
+		print_report(d.name, &rep, o.dry_run, NULL, o.quiet);
+		if (rc)
+			sc_error("%s", rep.err);
+		worst = rc > worst ? rc : worst;
+		sc_report_free(&rep);
+		sc_device_free(&d);
+	}
+	sc_strv_free(names, n);
+	return worst;
+}

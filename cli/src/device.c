@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "device.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *sc_qpath(const char *dev, const char *attr)
+{
+	char *p;
+
+	if (asprintf(&p, "/sys/block/%s/queue/%s", dev, attr) < 0)
+		return NULL;
+	return p;
+}
+
+bool sc_device_gone(const char *dev)
+{
+	char *p;
+	bool gone;
+
+	if (asprintf(&p, "/sys/block/%s", dev) < 0)
+		return false;
+	gone = !sc_exists(p);
+	free(p);
+	return gone;
+}
+
+static int strv_push(char ***v, size_t *n, const char *s, size_t len)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[*n] = strndup(s, len);
+	if (!nv[*n])
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+int sc_parse_sched_list(const char *line, char **cur, char ***avail, size_t *n)
+{
+	const char *p = line;
+
+	*cur = NULL;
+	*avail = NULL;
+	*n = 0;
+	while (*p) {
+		const char *s;
+		size_t len;
+		bool br = false;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		s = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+		len = (size_t)(p - s);
+		if (s[0] == '[' && len > 2 && s[len - 1] == ']') {
+			s++;
+			len -= 2;
+			br = true;
+		}
+		if (strv_push(avail, n, s, len))
+			goto oom;
+		if (br && !*cur && !(*cur = strndup(s, len)))
+			goto oom;
+	}
+	return 0;
+oom:
+	free(*cur);
+	*cur = NULL;
+	sc_strv_free(*avail, *n);
+	*avail = NULL;
+	*n = 0;
+	return -ENOMEM;
+}
+
+/* "/dev/cciss/c0d0" -> "cciss!c0d0", as the kernel names it in sysfs. */
+static int dev_to_sysname(const char *devpath, char *out, size_t len)
+{
+	const char *s = devpath + strlen("/dev/");
+
+	if (strlen(s) >= len)
+		return -ENAMETOOLONG;
+	for (size_t i = 0; ; i++) {
+		out[i] = s[i] == '/' ? '!' : s[i];
+		if (!s[i])
+			break;
+	}
+	return 0;
+}
+
+int sc_device_resolve(const char *arg, char name[SC_NAME_MAX], char part[SC_NAME_MAX])
+{
+	char sys[SC_NAME_MAX], *p = NULL, *rp = NULL, *slash;
+	int r;
+
+	part[0] = '\0';
+	if (!*arg)
+		return -ENODEV;
+	if (strchr(arg, '/')) {
+		r = sc_realpath(arg, &rp);
+		if (r)
+			return r == -ENOENT ? -ENODEV : r;
+		if (strncmp(rp, "/dev/", 5)) {
+			free(rp);
+			return -ENODEV;
+		}
+		r = dev_to_sysname(rp, sys, sizeof(sys));
+		free(rp);
+		if (r)
+			return r;
+	} else {
+		if (strlen(arg) >= sizeof(sys))
+			return -ENODEV;
+		strcpy(sys, arg);
+	}
+	if (strchr(sys, '/') || !strcmp(sys, ".") || !strcmp(sys, ".."))
+		return -ENODEV;
+	/* /sys/class/block/X points into the device tree: .../block/sda or
+	 * .../block/sda/sda1 for a partition. */
+	if (asprintf(&p, "/sys/class/block/%s", sys) < 0)
+		return -ENOMEM;
+	r = sc_realpath(p, &rp);
+	free(p);
+	if (r) {
+		/* Some fake trees only have /sys/block. */
+		if (asprintf(&p, "/sys/block/%s", sys) < 0)
+			return -ENOMEM;
+		r = sc_exists(p) ? 0 : -ENODEV;
+		free(p);
+		if (!r)
+			snprintf(name, SC_NAME_MAX, "%s", sys);
+		return r;
+	}
+	if (asprintf(&p, "%s/partition", rp) < 0) {
+		free(rp);
+		return -ENOMEM;
+	}
+	if (sc_exists(p)) {
+		slash = strrchr(rp, '/');
+		*slash = '\0';
+		slash = strrchr(rp, '/');
+		snprintf(part, SC_NAME_MAX, "%s", sys);
+		snprintf(name, SC_NAME_MAX, "%s", slash ? slash + 1 : rp);
+	} else {
+		snprintf(name, SC_NAME_MAX, "%s", sys);
+	}
+	free(p);
+	free(rp);
+	if (asprintf(&p, "/sys/block/%s", name) < 0)
+		return -ENOMEM;
+	r = sc_exists(p) ? 0 : -ENODEV;
+	free(p);
+	return r;
+}
+
+const char *sc_prop(const struct sc_device *d, const char *key)
+{
+	for (size_t i = 0; i < d->nprops; i++)
+		if (!strcmp(d->props[i].key, key))
+			return d->props[i].value;
+	return NULL;
+}
+
+static char *read_attr(const char *dev, const char *attr)
+{
+	char *p, *v = NULL;
+
+	if (asprintf(&p, "/sys/block/%s/%s", dev, attr) < 0)
+		return NULL;
+	if (sc_read(p, &v))
+		v = NULL;
+	free(p);
+	return v;
+}
+
+static int read_int(const char *dev, const char *attr, int dflt)
+{
+	char *v = read_attr(dev, attr), *end;
+	long l;
+
+	if (!v)
+		return dflt;
+	l = strtol(v, &end, 10);
+	if (end == v)
+		l = dflt;
+	free(v);
+	return (int)l;
+}
+
+static char *link_base(const char *dev, const char *attr)
+{
+	char *p, *rp = NULL, *b = NULL;
+
+	if (asprintf(&p, "/sys/block/%s/%s", dev, attr) < 0)
+		return NULL;
+	if (!sc_realpath(p, &rp)) {
+		char *s = strrchr(rp, '/');
+
+		b = strdup(s ? s + 1 : rp);
+	}
+	free(rp);
+	free(p);
+	return b;
+}
+
+/* The driver name registered for the device's major, from /proc/devices. */
+static char *major_driver(const char *dev)
+{
+	char *devno = read_attr(dev, "dev"), *text = NULL, *line, *save = NULL;
+	char *res = NULL;
+	bool block = false;
+	int major;
+
+	if (!devno)
+		return NULL;
+	major = atoi(devno);
+	free(devno);
+	if (sc_read("/proc/devices", &text))
+		return NULL;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		int m;
+		char nm[64];
+
+		if (!strncmp(line, "Block devices:", 14))
+			block = true;
+		else if (block && sscanf(line, "%d %63s", &m, nm) == 2 && m == major) {
+			res = strdup(nm);
+			break;
+		}
+	}
+	free(text);
+	return res;
+}
+
+static void read_ids(struct sc_device *d)
+{
+	const char *links = sc_prop(d, "DEVLINKS");
+	const char *pre = "/dev/disk/by-id/";
+
+	if (!links)
+		return;
+	for (const char *p = links; *p;) {
+		const char *s;
+
+		while (*p == ' ')
+			p++;
+		s = p;
+		while (*p && *p != ' ')
+			p++;
+		if ((size_t)(p - s) > strlen(pre) && !strncmp(s, pre, strlen(pre)))
+			strv_push(&d->ids, &d->nids, s + strlen(pre),
+				  (size_t)(p - s) - strlen(pre));
+	}
+}
+
+static void read_stacking(struct sc_device *d)
+{
+	char **v = NULL, *p;
+	size_t n = 0;
+
+	if (asprintf(&p, "/sys/block/%s/slaves", d->name) >= 0) {
+		if (!sc_list_dir(p, &d->slaves, &d->nslaves) && d->nslaves) {
+			/* slaves of a dm/md may be partitions: name their disks */
+			for (size_t i = 0; i < d->nslaves; i++) {
+				char disk[SC_NAME_MAX], part[SC_NAME_MAX];
+
+				if (!sc_device_resolve(d->slaves[i], disk, part) && part[0]) {
+					char *nd = strdup(disk);
+
+					if (nd) {
+						free(d->slaves[i]);
+						d->slaves[i] = nd;
+					}
+				}
+			}
+		}
+		free(p);
+	}
+	if (asprintf(&p, "/sys/block/%s/holders", d->name) < 0)
+		return;
+	if (!sc_list_dir(p, &v, &n)) {
+		for (size_t i = 0; i < n; i++) {
+			char *u = NULL, *q;
+
+			if (asprintf(&q, "/sys/block/%s/dm/uuid", v[i]) < 0)
+				continue;
+			if (!sc_read(q, &u) && !strncmp(u, "mpath-", 6))
+				d->holder_mpath = true;
+			free(u);
+			free(q);
+		}
+		sc_strv_free(v, n);
+	}
+	free(p);
+}
+
+int sc_device_load(const char *name, struct sc_device *d)
+{
+	const char *pv;
+	char *s, *p;
+	int r;
+
+	memset(d, 0, sizeof(*d));
+	if (strlen(name) >= sizeof(d->name))
+		return -ENAMETOOLONG;
+	strcpy(d->name, name);
+	if (sc_device_gone(name))
+		return -ENODEV;
+
+	s = read_attr(name, "queue/scheduler");
+	if (s) {
+		r = sc_parse_sched_list(s, &d->sched, &d->avail, &d->navail);
+		free(s);
+		if (r)
+			return r;
+		d->has_sched = d->sched != NULL;
+		if (!d->has_sched) {
+			sc_strv_free(d->avail, d->navail);
+			d->avail = NULL;
+			d->navail = 0;
+		}
+	}
+	d->rotational = read_int(name, "queue/rotational", -1);
+	d->removable = read_int(name, "removable", 0);
+	s = read_attr(name, "queue/zoned");
+	snprintf(d->zoned, sizeof(d->zoned), "%s", s ? s : "none");
+	free(s);
+	if (asprintf(&p, "/sys/block/%s/mq", name) >= 0) {
+		char **v;
+		size_t n;
+
+		if (!sc_list_dir(p, &v, &n)) {
+			d->hwq = (int)n;
+			sc_strv_free(v, n);
+		}
+		free(p);
+	}
+	d->driver = link_base(name, "device/driver");
+	d->subsystem = link_base(name, "device/subsystem");
+	d->major_name = major_driver(name);
+	d->dm_uuid = read_attr(name, "dm/uuid");
+	if (asprintf(&p, "/sys/block/%s/md", name) >= 0) {
+		d->md = sc_exists(p);
+		free(p);
+	}
+	r = sc_udev_props(name, &d->props, &d->nprops);
+	if (r)
+		return r;
+
+	pv = sc_prop(d, "ID_MODEL");
+	d->model = pv ? strdup(pv) : read_attr(name, "device/model");
+	if (d->model) {	/* sysfs pads SCSI models with spaces */
+		size_t l = strlen(d->model);
+
+		while (l && d->model[l - 1] == ' ')
+			d->model[--l] = '\0';
+	}
+	pv = sc_prop(d, "ID_SERIAL_SHORT");
+	if (!pv)
+		pv = sc_prop(d, "ID_SERIAL");
+	d->serial = pv ? strdup(pv) : NULL;
+	pv = sc_prop(d, "ID_WWN_WITH_EXTENSION");
+	if (!pv)
+		pv = sc_prop(d, "ID_WWN");
+	d->wwn = pv ? strdup(pv) : read_attr(name, "wwid");	/* NVMe */
+	if (!d->wwn)
+		d->wwn = read_attr(name, "device/wwid");		/* SCSI */
+	read_ids(d);
+	read_stacking(d);
+	return 0;
+}
+
+void sc_device_free(struct sc_device *d)
+{
+	free(d->sched);
+	sc_strv_free(d->avail, d->navail);
+	free(d->model);
+	free(d->serial);
+	free(d->wwn);
+	sc_strv_free(d->ids, d->nids);
+	free(d->driver);
+	free(d->subsystem);
+	free(d->major_name);
+	free(d->dm_uuid);
+	sc_strv_free(d->slaves, d->nslaves);
+	sc_kv_free(d->props, d->nprops);
+	memset(d, 0, sizeof(*d));
+}
+
+int sc_device_list(char ***names, size_t *n)
+{
+	return sc_list_dir("/sys/block", names, n);
+}

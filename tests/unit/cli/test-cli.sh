@@ -1,0 +1,188 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The schedctl binary against a fake root (SCHEDCTL_ROOT): commands, exit
+# codes, messages, output formats.  Usage: test-cli.sh PATH-TO-SCHEDCTL
+# Prints TAP-ish lines; exits non-zero if any check failed.
+
+BIN=${1:?usage: test-cli.sh SCHEDCTL}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+R=$(mktemp -d "${TMPDIR:-/tmp}/schedctl-sh.XXXXXX")
+[ -n "$KEEP" ] && echo "# root: $R" || trap 'rm -rf "$R"' EXIT
+export SCHEDCTL_ROOT="$R" SCHEDCTL_FAST=1
+n=0 fails=0
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
+# check DESC EXPECTED-RC CMD...: runs CMD, output in $R/out, $R/err
+check() {
+	desc=$1 want=$2
+	shift 2
+	"$@" >"$R/out" 2>"$R/err"
+	rc=$?
+	if [ "$rc" -eq "$want" ]; then ok "$desc"; else
+		notok "$desc (rc $rc, want $want)"; sed 's/^/# /' "$R/out" "$R/err"; fi
+}
+has() {	# has DESC FILE TEXT: fixed string in file
+	if grep -qF -- "$3" "$2"; then ok "$1"; else
+		notok "$1: no \"$3\""; sed 's/^/# /' "$2"; fi
+}
+put() { mkdir -p "$(dirname "$R$1")"; printf '%s\n' "$2" >"$R$1"; }
+
+# sda: SATA HDD with mq-deadline; nvme0n1: 4 queues; dm-0: bio-based LVM on sda2
+disk() {	# disk NAME SCHED ROT ZONED HWQ MAJOR
+	put /sys/block/$1/queue/scheduler "$2"
+	put /sys/block/$1/queue/rotational "$3"
+	put /sys/block/$1/queue/zoned "$4"
+	put /sys/block/$1/queue/nr_requests 64
+	put /sys/block/$1/queue/read_ahead_kb 128
+	put /sys/block/$1/size 1000
+	put /sys/block/$1/dev "$6:0"
+	i=0
+	while [ $i -lt "$5" ]; do mkdir -p "$R/sys/block/$1/mq/$i"; i=$((i + 1)); done
+	mkdir -p "$R/sys/class/block"
+	ln -s ../../block/$1 "$R/sys/class/block/$1"
+}
+put /proc/devices "Block devices:
+  8 sd
+253 device-mapper
+259 blkext"
+disk sda "none [mq-deadline] kyber" 1 none 1 8
+disk nvme0n1 "[none] mq-deadline" 0 none 4 259
+disk dm-0 none 0 none 0 253
+put /sys/block/dm-0/dm/uuid LVM-abc
+put /sys/block/sda/sda2/partition 2
+ln -s ../../block/sda/sda2 "$R/sys/class/block/sda2"
+mkdir -p "$R/sys/block/dm-0/slaves" && ln -s ../../sda/sda2 "$R/sys/block/dm-0/slaves/sda2"
+put /run/udev/data-fake/sda "ID_BUS=ata
+ID_MODEL=ST8000DM004
+ID_SERIAL_SHORT=ZA1
+DEVLINKS=/dev/disk/by-id/ata-ST8000DM004_ZA1"
+put /run/udev/data-fake/nvme0n1 "ID_BUS=nvme
+ID_MODEL=Fast"
+put /dev/sda ""
+mkdir -p "$R/dev/disk/by-id" && ln -s ../../sda "$R/dev/disk/by-id/ata-ST8000DM004_ZA1"
+for k in read_expire=500 write_expire=5000 fifo_batch=16 front_merges=1 writes_starved=2; do
+	put "/fake/iosched/mq-deadline/${k%=*}" "${k#*=}"
+	put "/fake/iosched/xdeadline/${k%=*}" "${k#*=}"
+done
+put /fake/iosched/xdeadline/head_request 0
+put /fake/iosched/kyber/read_lat_nsec 2000000
+put /fake/modules/xdeadline-iosched ""
+for k in read_expire write_expire fifo_batch front_merges writes_starved; do
+	cp "$R/fake/iosched/mq-deadline/$k" "$R/sys/block/sda/queue/iosched/$k" 2>/dev/null ||
+		{ mkdir -p "$R/sys/block/sda/queue/iosched"; cp "$R/fake/iosched/mq-deadline/$k" "$R/sys/block/sda/queue/iosched/"; }
+done
+mkdir -p "$R/usr/lib/schedctl"
+cp "$(dirname "$0")/../../../cli/policy/schedctl.conf" "$R/usr/lib/schedctl/schedctl.conf"
+
+# help and usage
+check "--help" 0 "$BIN" --help
+for c in list get set classify apply; do check "$c --help" 0 "$BIN" $c --help; done
+check "no command: usage error" 2 "$BIN"
+check "unknown command" 2 "$BIN" frobnicate
+has "unknown command message" "$R/err" 'schedctl: unknown command "frobnicate"'
+check "set without KEY=VALUE" 2 "$BIN" set sda
+check "bad option" 2 "$BIN" list --bogus
+
+# list
+check "list" 0 "$BIN" list
+has "list header" "$R/out" "NAME"
+has "list sda class" "$R/out" "hdd"
+check "list -J" 0 "$BIN" list -J
+has "json array" "$R/out" '"blockdevices": ['
+has "json number" "$R/out" '"hwq": 4'
+has "json policy" "$R/out" '"policy": "class:nvme"'
+check "list -o NAME,SCHED -n" 0 "$BIN" list -o name,sched -n
+if [ "$(awk '$1 == "nvme0n1" {print $2}' "$R/out")" = none ]; then ok "list -o columns"; else notok "list -o columns"; fi
+check "list -o bogus" 2 "$BIN" list -o bogus
+
+# get
+check "get sda" 0 "$BIN" get sda
+has "get scheduler" "$R/out" "mq-deadline"
+has "get knob" "$R/out" "read_expire"
+has "get queue attr" "$R/out" "queue.nr_requests"
+check "get sda read_expire -J" 0 "$BIN" get -J sda read_expire
+has "get json" "$R/out" '"value": "500"'
+check "get unknown key" 2 "$BIN" get sda nosuch
+check "get unknown device" 2 "$BIN" get sdz
+has "unknown device message" "$R/err" "schedctl: sdz: no such block device"
+check "get partition" 0 "$BIN" get sda2 scheduler
+has "partition note" "$R/err" "sda2 is a partition; using its disk sda"
+check "get by-id link" 0 "$BIN" get /dev/disk/by-id/ata-ST8000DM004_ZA1 scheduler
+check "get /dev/sda" 0 "$BIN" get /dev/sda scheduler
+check "get bio-based dm" 0 "$BIN" get dm-0
+has "no scheduler, slaves named" "$R/out" "dm-0: no I/O scheduler (bio-based); scheduling happens on sda"
+
+# classify
+check "classify sda" 0 "$BIN" classify sda
+has "classify class and reason" "$R/out" "sda: class hdd (queue/rotational=1"
+has "classify policy" "$R/out" "sda: policy class:hdd"
+has "classify origin" "$R/out" "head_request = 1"
+check "classify -J" 0 "$BIN" classify -J nvme0n1
+has "classify json" "$R/out" '"class": "nvme"'
+check "classify dm-0" 0 "$BIN" classify dm-0
+has "classify stacked" "$R/out" "class stacked"
+
+# set
+check "set dry-run" 0 "$BIN" set -n sda scheduler=xdeadline head_request=1
+has "dry-run output" "$R/out" "sda: would set scheduler: mq-deadline -> xdeadline"
+has "dry-run wrote nothing" "$R/sys/block/sda/queue/scheduler" "[mq-deadline]"
+check "set" 0 "$BIN" set sda scheduler=xdeadline head_request=1 queue.read_ahead_kb=1024
+has "set output" "$R/out" "sda: head_request: 0 -> 1"
+has "set switched" "$R/sys/block/sda/queue/scheduler" "[xdeadline]"
+has "set knob" "$R/sys/block/sda/queue/iosched/head_request" "1"
+check "set bad value" 2 "$BIN" set sda read_expire=abc
+has "bad value message" "$R/err" 'schedctl: sda: read_expire: expected a decimal integer, got "abc"'
+check "set unknown key" 2 "$BIN" set sda frob=1
+printf '%s\n' "/sys/block/sda/queue/iosched/fifo_batch EIO" >"$R/fake/fail"
+check "set fails, rolled back" 1 "$BIN" set sda scheduler=mq-deadline fifo_batch=4
+has "rollback message" "$R/err" 'schedctl: sda: fifo_batch: Input/output error (value "4"); previous settings restored'
+has "rollback: scheduler back" "$R/sys/block/sda/queue/scheduler" "[xdeadline]"
+has "rollback: knob back" "$R/sys/block/sda/queue/iosched/head_request" "1"
+rm "$R/fake/fail"
+check "set on bio-based" 1 "$BIN" set dm-0 scheduler=none
+has "bio-based message" "$R/err" "dm-0: scheduler: device has no I/O scheduler (bio-based)"
+
+# apply
+check "apply --dry-run" 0 "$BIN" apply --dry-run
+has "apply dry-run nvme unchanged" "$R/out" "nvme0n1: unchanged"
+check "apply sda" 0 "$BIN" apply sda
+check "apply again: nothing to do" 0 "$BIN" apply -q sda
+if [ -s "$R/out" ]; then notok "apply -q idempotent is silent"; sed 's/^/# /' "$R/out"; else ok "apply -q idempotent is silent"; fi
+check "apply unknown device touches nothing" 2 "$BIN" apply sda sdz
+put /etc/schedctl.d/50-bad.conf "[class:hdd]
+scheduler = xdeadline
+head_request == 1"
+check "apply with a policy error" 2 "$BIN" apply sda
+has "policy error file:line" "$R/err" '/etc/schedctl.d/50-bad.conf:3: head_request: expected a decimal integer, got "= 1"'
+check "list still works with a policy error" 0 "$BIN" list
+rm "$R/etc/schedctl.d/50-bad.conf"
+put /etc/schedctl.d/50-mine.conf "[id:ata-ST8000*]
+read_expire = 250"
+check "apply with a drop-in" 0 "$BIN" apply sda
+has "drop-in applied" "$R/sys/block/sda/queue/iosched/read_expire" "250"
+check "classify names the winner" 0 "$BIN" classify sda
+has "winner" "$R/out" "sda: policy id:ata-ST8000*+class:hdd"
+check "apply -c FILE" 0 "$BIN" apply -n -c "$R/etc/schedctl.d/50-mine.conf" sda
+check "back to mq-deadline" 0 "$BIN" set sda scheduler=mq-deadline
+printf '%s\n' "/sys/block/sda/queue/iosched/head_request EIO" >"$R/fake/fail"
+check "apply all, one device fails" 1 "$BIN" apply
+has "the others are still done" "$R/out" "nvme0n1: unchanged"
+has "failure named" "$R/err" 'sda: head_request: Input/output error (value "1"); previous settings restored'
+has "failed device restored" "$R/sys/block/sda/queue/scheduler" "[mq-deadline]"
+rm "$R/fake/fail"
+# reset: only disks on our schedulers, to the kernel's default
+check "sda on xdeadline" 0 "$BIN" set sda scheduler=xdeadline
+check "nvme on mq-deadline" 0 "$BIN" set nvme0n1 scheduler=mq-deadline
+check "reset --dry-run" 0 "$BIN" reset -n
+has "reset dry-run output" "$R/out" "sda: would set scheduler: xdeadline -> mq-deadline"
+check "reset" 0 "$BIN" reset
+has "reset sda" "$R/sys/block/sda/queue/scheduler" "[mq-deadline]"
+has "reset leaves others" "$R/sys/block/nvme0n1/queue/scheduler" "[mq-deadline]"
+check "reset a named multi-queue disk" 0 "$BIN" reset nvme0n1
+has "reset nvme to none" "$R/sys/block/nvme0n1/queue/scheduler" "[none]"
+[ -d "$R/run/schedctl" ] && [ "$(stat -c %a "$R/run/schedctl")" = 700 ] && ok "lock dir 0700" || notok "lock dir 0700"
+
+echo "# cli shell: $((n - fails)) passed, $fails failed"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+# The udev rule from the package under a real systemd-udevd: policy applied
+# within seconds of hotplug (null_blk through configfs, scsi_debug plain
+# and host-managed zoned), re-applied on "change", an admin drop-in
+# matching a model, and messages in syslog.  udevd is stopped at the end so
+# later tests see no policy.
+. /tests/lib.sh
+
+# wait_sched DEV NAME: up to 10 s for DEV to reach scheduler NAME.
+wait_sched() {
+	local i=0
+	while [ $i -lt 100 ]; do
+		[ -e "/sys/block/$1/queue/scheduler" ] && [ "$(sched_current "$1")" = "$2" ] && return 0
+		sleep 0.1; i=$((i + 1))
+	done
+	return 1
+}
+# scsi_disk MODEL_PARAMS...: load scsi_debug and print its disk's name.
+scsi_disk() {
+	local i=0 m
+	modprobe scsi_debug "$@" || return 1
+	while [ $i -lt 100 ]; do
+		for m in /sys/block/sd*/device/model; do
+			grep -qs scsi_debug "$m" && { echo "$m" | cut -d/ -f4; return 0; }
+		done
+		sleep 0.1; i=$((i + 1))
+	done
+	return 1
+}
+
+check "the package's rule is installed" test -e /usr/lib/udev/rules.d/60-schedctl.rules
+syslogd -O /tmp/syslog
+/lib/systemd/systemd-udevd --daemon --resolve-names=never
+check "udevd is running" udevadm control --ping
+mkdir -p /etc/schedctl.d
+printf '[model:scsi_debug*]\nread_expire = 200\n' >/etc/schedctl.d/50-vm-test.conf
+
+# null_blk is virtual: the shipped policy gives it none (the kernel's
+# default for one hardware queue is mq-deadline).
+nb=$(nullb_create hp0 submit_queues=1)
+check "null_blk ($nb) gets none on add" wait_sched "$nb" none
+nbz=$(nullb_create hpz zoned=1 zone_size=64 size=1024)
+check "zoned null_blk ($nbz) gets none on add (virtual)" wait_sched "$nbz" none
+
+# scsi_debug is an ssd: xdeadline, autoloaded by the rule's apply.
+sd=$(scsi_disk dev_size_mb=64)
+check "scsi_debug disk present" test -n "$sd"
+check "ssd $sd gets xdeadline on add" wait_sched "$sd" xdeadline
+is "$(knob "$sd" read_expire)" 200 "$sd: the admin drop-in's model section applied"
+
+# Something resets the scheduler; a change event re-applies the policy.
+sched_set "$sd" mq-deadline
+udevadm trigger --action=change "/sys/block/$sd"
+udevadm settle -t 10
+check "change event re-applies xdeadline" wait_sched "$sd" xdeadline
+is "$(knob "$sd" read_expire)" 200 "and its knobs"
+
+# It turns rotational: a change event makes it an hdd with head_request=1.
+echo 1 >"/sys/block/$sd/queue/rotational"
+udevadm trigger --action=change "/sys/block/$sd"
+udevadm settle -t 10
+is "$(knob "$sd" head_request)" 1 "rotational $sd: hdd policy head_request=1 applied"
+check "schedctl logged to syslog" grep -q schedctl /tmp/syslog
+rmmod scsi_debug 2>/dev/null || { sleep 1; rmmod scsi_debug; }
+
+# Host-managed zoned scsi_debug, made rotational: smr policy, one write in
+# flight (the native queue attribute where the kernel has it).
+sz=$(scsi_disk dev_size_mb=256 zbc=host-managed zone_size_mb=8)
+check "host-managed scsi_debug present" test -n "$sz"
+check "zoned $sz gets xdeadline on add" wait_sched "$sz" xdeadline
+echo 1 >"/sys/block/$sz/queue/rotational"
+udevadm trigger --action=change "/sys/block/$sz"
+udevadm settle -t 10
+is "$(/usr/sbin/schedctl classify "$sz" | sed -n '1s/.*: class \([^ ]*\).*/\1/p')" smr "$sz: classified smr"
+if [ -e "/sys/block/$sz/queue/zoned_qd1_writes" ]; then
+	is "$(cat "/sys/block/$sz/queue/zoned_qd1_writes")" 1 "$sz: native zoned_qd1_writes=1"
+else
+	is "$(knob "$sz" zoned_qd1_writes)" 1 "$sz: xdeadline zoned_qd1_writes=1"
+fi
+
+udevadm control --exit
+rm -f /etc/schedctl.d/50-vm-test.conf
+nullb_remove hp0
+nullb_remove hpz
+rmmod scsi_debug 2>/dev/null
+killall syslogd 2>/dev/null
+done_testing
