@@ -37,6 +37,7 @@
 #include <linux/log2.h>
 
 #include "xd_compat.h"
+#include "schedctl_nl_kapi.h"
 
 #define XD_NAME "xdeadline"
 
@@ -128,6 +129,8 @@ struct xd_data {
 
 	struct xd_pcpu_stats __percpu *pcpu;
 	struct request_queue *q;
+	/* Registration with schedctl_nl (netlink stats and events). */
+	struct schedctl_inst nl;
 	bool zoned;
 
 	/* Tunables (sysfs), read locklessly with READ_ONCE(). */
@@ -925,10 +928,240 @@ static int xd_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
 }
 #endif
 
+/* ---- knobs, counters and state for sysfs, debugfs and netlink -------- */
+
+/* The knobs, in sysfs order; each is an int of struct xd_data. */
+enum xd_knob_id {
+	XD_K_READ_EXPIRE,
+	XD_K_WRITE_EXPIRE,
+	XD_K_WRITES_STARVED,
+	XD_K_FRONT_MERGES,
+#ifndef XD_QUEUE_ASYNC_DEPTH
+	XD_K_ASYNC_DEPTH,
+#endif
+	XD_K_FIFO_BATCH,
+	XD_K_PRIO_AGING_EXPIRE,
+	XD_K_SERIALIZE_DISPATCH,
+	XD_K_DEFER_INSERT,
+	XD_K_MERGE_SKIP,
+	XD_K_DISPATCH_BATCH,
+	XD_K_NR_SCHED_BATCH,
+	XD_K_HEAD_REQUEST,
+	XD_K_ZONED_QD1_WRITES,
+	XD_K_NR
+};
+
+struct xd_knob {
+	size_t off;		/* of the int in struct xd_data */
+	int min, max;		/* valid values, in user units */
+	bool ms;		/* milliseconds outside, jiffies inside */
+	bool zoned_only;	/* settable on zoned devices only */
+};
+
+#define XD_KNOB(id, field, lo, hi, is_ms)				\
+	[id] = { .off = offsetof(struct xd_data, field), .min = lo,	\
+		 .max = hi, .ms = is_ms }
+
+static const struct xd_knob xd_knobs[XD_K_NR] = {
+	XD_KNOB(XD_K_READ_EXPIRE, fifo_expire[READ], 0, XD_MAX_EXPIRE_MS, true),
+	XD_KNOB(XD_K_WRITE_EXPIRE, fifo_expire[WRITE], 0, XD_MAX_EXPIRE_MS,
+		true),
+	XD_KNOB(XD_K_WRITES_STARVED, writes_starved, 0, INT_MAX, false),
+	XD_KNOB(XD_K_FRONT_MERGES, front_merges, 0, 1, false),
+#ifndef XD_QUEUE_ASYNC_DEPTH
+	XD_KNOB(XD_K_ASYNC_DEPTH, async_depth, 1, INT_MAX, false),
+#endif
+	XD_KNOB(XD_K_FIFO_BATCH, fifo_batch, 0, INT_MAX, false),
+	XD_KNOB(XD_K_PRIO_AGING_EXPIRE, prio_aging_expire, 0,
+		XD_MAX_EXPIRE_MS, true),
+	XD_KNOB(XD_K_SERIALIZE_DISPATCH, serialize_dispatch, 0, 1, false),
+	XD_KNOB(XD_K_DEFER_INSERT, defer_insert, 0, 1, false),
+	XD_KNOB(XD_K_MERGE_SKIP, merge_skip, 0, 1, false),
+	XD_KNOB(XD_K_DISPATCH_BATCH, dispatch_batch, 1, XD_MAX_BATCH, false),
+	XD_KNOB(XD_K_NR_SCHED_BATCH, nr_sched_batch, 0, INT_MAX, false),
+	XD_KNOB(XD_K_HEAD_REQUEST, head_request, 0, 1, false),
+	[XD_K_ZONED_QD1_WRITES] = {
+		.off = offsetof(struct xd_data, zoned_qd1_writes),
+		.min = 0, .max = 1, .zoned_only = true,
+	},
+};
+
+static const char *const xd_knob_names[XD_K_NR] = {
+	[XD_K_READ_EXPIRE]		= "read_expire",
+	[XD_K_WRITE_EXPIRE]		= "write_expire",
+	[XD_K_WRITES_STARVED]		= "writes_starved",
+	[XD_K_FRONT_MERGES]		= "front_merges",
+#ifndef XD_QUEUE_ASYNC_DEPTH
+	[XD_K_ASYNC_DEPTH]		= "async_depth",
+#endif
+	[XD_K_FIFO_BATCH]		= "fifo_batch",
+	[XD_K_PRIO_AGING_EXPIRE]	= "prio_aging_expire",
+	[XD_K_SERIALIZE_DISPATCH]	= "serialize_dispatch",
+	[XD_K_DEFER_INSERT]		= "defer_insert",
+	[XD_K_MERGE_SKIP]		= "merge_skip",
+	[XD_K_DISPATCH_BATCH]		= "dispatch_batch",
+	[XD_K_NR_SCHED_BATCH]		= "nr_sched_batch",
+	[XD_K_HEAD_REQUEST]		= "head_request",
+	[XD_K_ZONED_QD1_WRITES]		= "zoned_qd1_writes",
+};
+
+static int *xd_knob_ptr(struct xd_data *dd, unsigned int knob)
+{
+	return (int *)((char *)dd + xd_knobs[knob].off);
+}
+
+static u64 xd_knob_get(void *priv, unsigned int knob)
+{
+	int v = READ_ONCE(*xd_knob_ptr(priv, knob));
+
+	return xd_knobs[knob].ms ? jiffies_to_msecs(v) : v;
+}
+
+/* Process context, under schedctl_nl's mutex; no scheduler lock needed. */
+static int xd_knob_set(void *priv, unsigned int knob, u64 val,
+		       struct netlink_ext_ack *extack)
+{
+	const struct xd_knob *k = &xd_knobs[knob];
+	struct xd_data *dd = priv;
+
+	if (k->zoned_only && !dd->zoned) {
+		NL_SET_ERR_MSG(extack, "xdeadline: knob needs a zoned device");
+		return -EINVAL;
+	}
+	if (val < k->min || val > k->max) {
+		NL_SET_ERR_MSG(extack, "xdeadline: value out of range");
+		return -EINVAL;
+	}
+	WRITE_ONCE(*xd_knob_ptr(dd, knob),
+		   k->ms ? msecs_to_jiffies(val) : (int)val);
+	return 0;
+}
+
+/* The counters of debugfs sched/stats and of the netlink dump. */
+enum xd_counter_id {
+	/* inserted, dispatched read and write, completed; per priority */
+	XD_C_PER_PRIO,
+	XD_C_INSERTED = XD_C_PER_PRIO + 4 * XD_NR_PRIO,
+	XD_C_DISPATCHED,
+	XD_C_COMPLETED,
+	XD_C_IN_FLIGHT,
+	XD_C_MERGED_BIO,
+	XD_C_MERGED_INSERT,
+	XD_C_MERGED_REQUEST,
+	XD_C_EXPIRED_READ,
+	XD_C_EXPIRED_WRITE,
+	XD_C_BATCHES,
+	XD_C_MERGE_SKIPPED,
+	XD_C_DISPATCH_SKIPPED,
+	XD_C_DEFERRED,
+	XD_C_READY_DISPATCHED,
+	XD_C_NR_SCHED_BATCH_CUTS,
+	XD_C_QD1_WAITS,
+	XD_C_QD1_WRITES_IN_FLIGHT,
+	XD_C_QD1_MAX_IN_FLIGHT,
+	XD_C_NR
+};
+
+static const char *const xd_counter_names[XD_C_NR] = {
+	"inserted_rt", "dispatched_read_rt", "dispatched_write_rt",
+	"completed_rt",
+	"inserted_be", "dispatched_read_be", "dispatched_write_be",
+	"completed_be",
+	"inserted_idle", "dispatched_read_idle", "dispatched_write_idle",
+	"completed_idle",
+	"inserted", "dispatched", "completed", "in_flight",
+	"merged_bio", "merged_insert", "merged_request",
+	"expired_read", "expired_write", "batches",
+	"merge_skipped", "dispatch_skipped", "deferred", "ready_dispatched",
+	"nr_sched_batch_cuts", "qd1_waits", "qd1_writes_in_flight",
+	"qd1_max_in_flight",
+};
+
+/* Sum the per-CPU counters, then read the locked ones. */
+static void xd_counters_get(void *priv, u64 *v)
+{
+	struct xd_data *dd = priv;
+	struct xd_pcpu_stats sum = {};
+	int cpu, p;
+
+	for_each_possible_cpu(cpu) {
+		struct xd_pcpu_stats *s = per_cpu_ptr(dd->pcpu, cpu);
+
+		for (p = 0; p < XD_NR_PRIO; p++)
+			sum.completed[p] += s->completed[p];
+		sum.bio_merged += s->bio_merged;
+		sum.bio_merge_skipped += s->bio_merge_skipped;
+		sum.dispatch_skipped += s->dispatch_skipped;
+		sum.deferred += s->deferred;
+		sum.ready_dispatched += s->ready_dispatched;
+		sum.nr_sched_batch_cuts += s->nr_sched_batch_cuts;
+	}
+
+	memset(v, 0, XD_C_NR * sizeof(*v));
+	spin_lock(&dd->lock);
+	for (p = 0; p < XD_NR_PRIO; p++) {
+		struct xd_per_prio *pp = &dd->per_prio[p];
+		u64 *pv = &v[XD_C_PER_PRIO + 4 * p];
+
+		pv[0] = pp->inserted;
+		pv[1] = pp->dispatched[READ];
+		pv[2] = pp->dispatched[WRITE];
+		pv[3] = sum.completed[p];
+		v[XD_C_INSERTED] += pv[0];
+		v[XD_C_DISPATCHED] += pv[1] + pv[2];
+		v[XD_C_COMPLETED] += pv[3];
+	}
+	v[XD_C_IN_FLIGHT] = v[XD_C_DISPATCHED] - v[XD_C_COMPLETED];
+	v[XD_C_MERGED_BIO] = sum.bio_merged;
+	v[XD_C_MERGED_INSERT] = dd->insert_merged;
+	v[XD_C_MERGED_REQUEST] = dd->request_merged;
+	v[XD_C_EXPIRED_READ] = dd->expired[READ];
+	v[XD_C_EXPIRED_WRITE] = dd->expired[WRITE];
+	v[XD_C_BATCHES] = dd->batches;
+	v[XD_C_MERGE_SKIPPED] = sum.bio_merge_skipped;
+	v[XD_C_DISPATCH_SKIPPED] = sum.dispatch_skipped;
+	v[XD_C_DEFERRED] = sum.deferred;
+	v[XD_C_READY_DISPATCHED] = sum.ready_dispatched;
+	v[XD_C_NR_SCHED_BATCH_CUTS] = sum.nr_sched_batch_cuts;
+	v[XD_C_QD1_WAITS] = dd->qd1_waits;
+	v[XD_C_QD1_WRITES_IN_FLIGHT] = atomic_read(&dd->qd1_writes);
+	v[XD_C_QD1_MAX_IN_FLIGHT] = dd->qd1_max_in_flight;
+	spin_unlock(&dd->lock);
+}
+
+/* Derived state; netlink announces a change caused by a knob write. */
+enum { XD_S_ZONED, XD_S_QD1_ACTIVE, XD_S_NR };
+
+static const char *const xd_state_names[XD_S_NR] = {
+	[XD_S_ZONED]		= "zoned",
+	[XD_S_QD1_ACTIVE]	= "qd1_active",
+};
+
+static u64 xd_state_get(void *priv, unsigned int state)
+{
+	struct xd_data *dd = priv;
+
+	return state == XD_S_ZONED ? dd->zoned : xd_qd1_active(dd);
+}
+
+static const struct schedctl_sched_ops xd_nl_ops = {
+	.name		= XD_NAME,
+	.nr_knobs	= XD_K_NR,
+	.knob_names	= xd_knob_names,
+	.knob_get	= xd_knob_get,
+	.knob_set	= xd_knob_set,
+	.nr_counters	= XD_C_NR,
+	.counter_names	= xd_counter_names,
+	.counters_get	= xd_counters_get,
+	.nr_states	= XD_S_NR,
+	.state_names	= xd_state_names,
+	.state_get	= xd_state_get,
+};
+
 static int xd_init_data(struct request_queue *q, struct elevator_queue *eq)
 {
 	struct xd_data *dd;
-	int p;
+	int p, ret;
 
 	dd = kzalloc_node(sizeof(*dd), GFP_KERNEL, q->node);
 	if (!dd)
@@ -972,6 +1205,13 @@ static int xd_init_data(struct request_queue *q, struct elevator_queue *eq)
 	dd->dispatch_batch = XD_DISPATCH_BATCH;
 	dd->zoned_qd1_writes = dd->zoned && xd_queue_rotational(q);
 
+	/* Last: from here on netlink readers see this instance. */
+	ret = schedctl_nl_register(&dd->nl, &xd_nl_ops, q, dd);
+	if (ret) {
+		free_percpu(dd->pcpu);
+		kfree(dd);
+		return ret;
+	}
 	eq->elevator_data = dd;
 	/* One set of queues for the whole device, like mq-deadline. */
 	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
@@ -1009,6 +1249,8 @@ static void xd_exit_sched(struct elevator_queue *e)
 	struct xd_data *dd = e->elevator_data;
 	int p;
 
+	/* First, so that no netlink reader sees the instance go away. */
+	schedctl_nl_unregister(&dd->nl);
 	/* The queue is frozen: every request has completed. */
 	WARN_ON_ONCE(!list_empty(&dd->ready) || !list_empty(&dd->dispatch) ||
 		     !list_empty(&dd->ins_head) || !list_empty(&dd->ins_tail));
@@ -1022,101 +1264,52 @@ static void xd_exit_sched(struct elevator_queue *e)
 
 /* ---- sysfs knobs ---------------------------------------------------- */
 
-static ssize_t xd_show_int(char *page, int val)
+static ssize_t xd_knob_show(struct elevator_queue *e, unsigned int knob,
+			    char *page)
 {
-	return sysfs_emit(page, "%d\n", val);
+	return sysfs_emit(page, "%llu\n", xd_knob_get(e->elevator_data, knob));
 }
 
-/* Parse a decimal in [min, max]; -EINVAL for anything else. */
-static int xd_parse(const char *page, int min, int max, int *out)
+/* A decimal int, then the knob's own checks (netlink shares them). */
+static ssize_t xd_knob_store(struct elevator_queue *e, unsigned int knob,
+			     const char *page, size_t count)
 {
+	struct xd_data *dd = e->elevator_data;
 	int v, ret;
 
-	ret = kstrtoint(page, 10, &v);
-	if (ret)
+	if (kstrtoint(page, 10, &v) || v < 0)
 		return -EINVAL;
-	if (v < min || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
+	ret = schedctl_nl_knob_write(&dd->nl, knob, v);
+	return ret ? ret : count;
 }
 
-#define XD_INT_KNOB(name, field, min, max)				\
+#define XD_KNOB_ATTR(name, id)						\
 static ssize_t xd_##name##_show(struct elevator_queue *e, char *page)	\
 {									\
-	struct xd_data *dd = e->elevator_data;				\
-									\
-	return xd_show_int(page, READ_ONCE(dd->field));			\
+	return xd_knob_show(e, id, page);				\
 }									\
 static ssize_t xd_##name##_store(struct elevator_queue *e,		\
 				 const char *page, size_t count)	\
 {									\
-	struct xd_data *dd = e->elevator_data;				\
-	int v, ret = xd_parse(page, min, max, &v);			\
-									\
-	if (ret)							\
-		return ret;						\
-	WRITE_ONCE(dd->field, v);					\
-	return count;							\
+	return xd_knob_store(e, id, page, count);			\
 }
 
-#define XD_MS_KNOB(name, field)						\
-static ssize_t xd_##name##_show(struct elevator_queue *e, char *page)	\
-{									\
-	struct xd_data *dd = e->elevator_data;				\
-									\
-	return xd_show_int(page, jiffies_to_msecs(READ_ONCE(dd->field)));\
-}									\
-static ssize_t xd_##name##_store(struct elevator_queue *e,		\
-				 const char *page, size_t count)	\
-{									\
-	struct xd_data *dd = e->elevator_data;				\
-	int v, ret = xd_parse(page, 0, XD_MAX_EXPIRE_MS, &v);		\
-									\
-	if (ret)							\
-		return ret;						\
-	WRITE_ONCE(dd->field, msecs_to_jiffies(v));			\
-	return count;							\
-}
-
-XD_MS_KNOB(read_expire, fifo_expire[READ])
-XD_MS_KNOB(write_expire, fifo_expire[WRITE])
-XD_MS_KNOB(prio_aging_expire, prio_aging_expire)
-XD_INT_KNOB(fifo_batch, fifo_batch, 0, INT_MAX)
-XD_INT_KNOB(writes_starved, writes_starved, 0, INT_MAX)
-XD_INT_KNOB(front_merges, front_merges, 0, 1)
-XD_INT_KNOB(serialize_dispatch, serialize_dispatch, 0, 1)
-XD_INT_KNOB(defer_insert, defer_insert, 0, 1)
-XD_INT_KNOB(merge_skip, merge_skip, 0, 1)
-XD_INT_KNOB(dispatch_batch, dispatch_batch, 1, XD_MAX_BATCH)
-XD_INT_KNOB(nr_sched_batch, nr_sched_batch, 0, INT_MAX)
-XD_INT_KNOB(head_request, head_request, 0, 1)
+XD_KNOB_ATTR(read_expire, XD_K_READ_EXPIRE)
+XD_KNOB_ATTR(write_expire, XD_K_WRITE_EXPIRE)
+XD_KNOB_ATTR(prio_aging_expire, XD_K_PRIO_AGING_EXPIRE)
+XD_KNOB_ATTR(fifo_batch, XD_K_FIFO_BATCH)
+XD_KNOB_ATTR(writes_starved, XD_K_WRITES_STARVED)
+XD_KNOB_ATTR(front_merges, XD_K_FRONT_MERGES)
+XD_KNOB_ATTR(serialize_dispatch, XD_K_SERIALIZE_DISPATCH)
+XD_KNOB_ATTR(defer_insert, XD_K_DEFER_INSERT)
+XD_KNOB_ATTR(merge_skip, XD_K_MERGE_SKIP)
+XD_KNOB_ATTR(dispatch_batch, XD_K_DISPATCH_BATCH)
+XD_KNOB_ATTR(nr_sched_batch, XD_K_NR_SCHED_BATCH)
+XD_KNOB_ATTR(head_request, XD_K_HEAD_REQUEST)
 #ifndef XD_QUEUE_ASYNC_DEPTH
-XD_INT_KNOB(async_depth, async_depth, 1, INT_MAX)
+XD_KNOB_ATTR(async_depth, XD_K_ASYNC_DEPTH)
 #endif
-
-static ssize_t xd_zoned_qd1_writes_show(struct elevator_queue *e, char *page)
-{
-	struct xd_data *dd = e->elevator_data;
-
-	return xd_show_int(page, READ_ONCE(dd->zoned_qd1_writes));
-}
-
-static ssize_t xd_zoned_qd1_writes_store(struct elevator_queue *e,
-					 const char *page, size_t count)
-{
-	struct xd_data *dd = e->elevator_data;
-	int v, ret;
-
-	/* Only zoned devices have zones to serialize. */
-	if (!dd->zoned)
-		return -EINVAL;
-	ret = xd_parse(page, 0, 1, &v);
-	if (ret)
-		return ret;
-	WRITE_ONCE(dd->zoned_qd1_writes, v);
-	return count;
-}
+XD_KNOB_ATTR(zoned_qd1_writes, XD_K_ZONED_QD1_WRITES)
 
 #define XD_ATTR(name) \
 	__ATTR(name, 0644, xd_##name##_show, xd_##name##_store)
@@ -1146,59 +1339,12 @@ static XD_ELV_ATTRS_CONST_QUAL struct elv_fs_entry xd_attrs[] = {
 static int xd_stats_show(void *data, struct seq_file *m)
 {
 	struct request_queue *q = data;
-	struct xd_data *dd = xd_of(q);
-	struct xd_pcpu_stats sum = {};
-	u64 inserted = 0, dispatched = 0, completed = 0;
-	int cpu, p, d;
+	u64 v[XD_C_NR];
+	int i;
 
-	for_each_possible_cpu(cpu) {
-		struct xd_pcpu_stats *s = per_cpu_ptr(dd->pcpu, cpu);
-
-		for (p = 0; p < XD_NR_PRIO; p++)
-			sum.completed[p] += s->completed[p];
-		sum.bio_merged += s->bio_merged;
-		sum.bio_merge_skipped += s->bio_merge_skipped;
-		sum.dispatch_skipped += s->dispatch_skipped;
-		sum.deferred += s->deferred;
-		sum.ready_dispatched += s->ready_dispatched;
-		sum.nr_sched_batch_cuts += s->nr_sched_batch_cuts;
-	}
-
-	spin_lock(&dd->lock);
-	for (p = 0; p < XD_NR_PRIO; p++) {
-		struct xd_per_prio *pp = &dd->per_prio[p];
-
-		seq_printf(m, "inserted_%s %llu\n", xd_prio_name[p],
-			   pp->inserted);
-		inserted += pp->inserted;
-		for (d = 0; d < 2; d++) {
-			seq_printf(m, "dispatched_%s_%s %llu\n", xd_dir_name[d],
-				   xd_prio_name[p], pp->dispatched[d]);
-			dispatched += pp->dispatched[d];
-		}
-		seq_printf(m, "completed_%s %llu\n", xd_prio_name[p],
-			   sum.completed[p]);
-		completed += sum.completed[p];
-	}
-	seq_printf(m, "inserted %llu\n", inserted);
-	seq_printf(m, "dispatched %llu\n", dispatched);
-	seq_printf(m, "completed %llu\n", completed);
-	seq_printf(m, "in_flight %llu\n", dispatched - completed);
-	seq_printf(m, "merged_bio %llu\n", sum.bio_merged);
-	seq_printf(m, "merged_insert %llu\n", dd->insert_merged);
-	seq_printf(m, "merged_request %llu\n", dd->request_merged);
-	seq_printf(m, "expired_read %llu\n", dd->expired[READ]);
-	seq_printf(m, "expired_write %llu\n", dd->expired[WRITE]);
-	seq_printf(m, "batches %llu\n", dd->batches);
-	seq_printf(m, "merge_skipped %llu\n", sum.bio_merge_skipped);
-	seq_printf(m, "dispatch_skipped %llu\n", sum.dispatch_skipped);
-	seq_printf(m, "deferred %llu\n", sum.deferred);
-	seq_printf(m, "ready_dispatched %llu\n", sum.ready_dispatched);
-	seq_printf(m, "nr_sched_batch_cuts %llu\n", sum.nr_sched_batch_cuts);
-	seq_printf(m, "qd1_waits %llu\n", dd->qd1_waits);
-	seq_printf(m, "qd1_writes_in_flight %d\n", atomic_read(&dd->qd1_writes));
-	seq_printf(m, "qd1_max_in_flight %d\n", dd->qd1_max_in_flight);
-	spin_unlock(&dd->lock);
+	xd_counters_get(xd_of(q), v);
+	for (i = 0; i < XD_C_NR; i++)
+		seq_printf(m, "%s %llu\n", xd_counter_names[i], v[i]);
 	return 0;
 }
 

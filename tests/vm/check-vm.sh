@@ -27,6 +27,9 @@ else
 	echo "# guest schedctl from make install"
 	make -s -C "$REPO_DIR" install DESTDIR="$tree" PREFIX=/usr >/dev/null
 fi || { echo "not ok - install schedctl for the guest"; exit 1; }
+# The netlink test tool (tests 4x-netlink-*).
+make -s -C "$REPO_DIR/tests/nltest" install DESTDIR="$tree" >/dev/null ||
+	{ echo "not ok - build nltest for the guest"; exit 1; }
 export GUEST_TREE=$tree
 
 count() {	# count LOGFILE: add the "N passed, N failed" of a run
