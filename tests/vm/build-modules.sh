@@ -23,23 +23,28 @@ rm -rf "$out"
 mkdir -p "$out"
 cp -a "$REPO_DIR"/kmod/. "$out/"
 rm -rf "$out/generated"
+# The test-only simdisk driver builds against kmod's compat/ and generated/.
+cp -a "$REPO_DIR/tests/simdisk" "$out/simdisk"
 
 args="KVER=$KREL KDIR=$KDIR"
 [ -z "$ksrc" ] || args="$args KSRC=$ksrc"
 if [ "$root" = / ]; then
 	# The 6.1 headers ship no vmlinux; the image in the kernel package does.
 	[ -n "$ksrc" ] || args="$args BTF=$VMLINUZ"
-	make -C "$out" $args >"$out/build.log" 2>&1 || { cat "$out/build.log" >&2; die "build for $KREL failed"; }
+	{ make -C "$out" $args && make -C "$KDIR" M="$out/simdisk" modules; } >"$out/build.log" 2>&1 ||
+		{ cat "$out/build.log" >&2; die "build for $KREL failed"; }
 else
 	mkdir -p "$root/build"
 	[ -z "$ksrc" ] || die "KSRC builds are only wired up for host-built kernels"
 	unshare -m sh -c "mount -t proc proc '$root/proc' &&
 		mount --bind '$REPO_DIR/build' '$root/build' &&
-		chroot '$root' make -C '/build/$sub/$KREL' $args" >"$out/build.log" 2>&1 ||
+		chroot '$root' make -C '/build/$sub/$KREL' $args &&
+		chroot '$root' make -C '$KDIR' M='/build/$sub/$KREL/simdisk' modules" >"$out/build.log" 2>&1 ||
 		{ cat "$out/build.log" >&2; die "build for $KREL failed"; }
 fi
 if grep -E 'warning:|error:' "$out/build.log" >&2; then
 	die "compiler warnings building for $KREL (see $out/build.log)"
 fi
 ls "$out"/*.ko >/dev/null || die "no module built for $KREL"
+cp "$out/simdisk/simdisk.ko" "$out/" || die "no simdisk.ko built for $KREL"
 echo "$out"
