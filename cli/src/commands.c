@@ -6,18 +6,24 @@
 
 #include <argp.h>
 #include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "apply.h"
 #include "classify.h"
 #include "device.h"
 #include "keys.h"
 #include "log.h"
+#include "netlink.h"
 #include "output.h"
 #include "policy.h"
+#include "stats.h"
 #include "sysfs.h"
 
 struct opts {
@@ -27,6 +33,8 @@ struct opts {
 	char **args;
 	int nargs;
 	int min_args, max_args;	/* max -1: any */
+	double interval, timeout;	/* stats, monitor; 0: none */
+	long count;			/* 0: no limit */
 };
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -77,12 +85,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static void parse_with(argp_parser_t parser, const struct argp_option *options,
+		       const char *args_doc, const char *doc, int argc, char **argv,
+		       struct opts *o)
+{
+	struct argp a = { options, parser, args_doc, doc, NULL, NULL, NULL };
+
+	argp_parse(&a, argc, argv, 0, NULL, o);
+}
+
 static void parse_cmd(const struct argp_option *options, const char *args_doc,
 		      const char *doc, int argc, char **argv, struct opts *o)
 {
-	struct argp a = { options, parse_opt, args_doc, doc, NULL, NULL, NULL };
-
-	argp_parse(&a, argc, argv, 0, NULL, o);
+	parse_with(parse_opt, options, args_doc, doc, argc, argv, o);
 }
 
 /* ---- shared helpers ------------------------------------------------ */
@@ -801,4 +816,351 @@ int cmd_reset(int argc, char **argv)
 	}
 	sc_strv_free(names, n);
 	return worst;
+}
+
+/* ---- stats, monitor: the netlink commands ----------------------------- */
+
+/*
+ * SIGINT and SIGTERM end stats and monitor with status 0.  They stay
+ * blocked except while waiting (ppoll with *wait_mask), so a report or an
+ * event line is never cut off halfway.
+ */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void catch_stop_signals(sigset_t *wait_mask)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+	sigset_t set;
+
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, wait_mask);
+	sigdelset(wait_mask, SIGINT);
+	sigdelset(wait_mask, SIGTERM);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Wait until fd (-1: none) is readable, the deadline passes (CLOCK_MONOTONIC
+ * seconds; < 0: none) or a stop signal arrives: 1, 0, -1; -2 on error.
+ */
+static int wait_until(int fd, double deadline, const sigset_t *mask)
+{
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct timespec ts, *tsp = NULL;
+		int r;
+
+		if (stop_signal)
+			return -1;
+		if (deadline >= 0) {
+			double left = deadline - mono_s();
+
+			if (left <= 0)
+				return 0;
+			ts.tv_sec = (time_t)left;
+			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+			tsp = &ts;
+		}
+		r = ppoll(fd >= 0 ? &p : NULL, fd >= 0 ? 1 : 0, tsp, mask);
+		if (r > 0)
+			return 1;
+		if (r < 0 && errno != EINTR)
+			return -2;
+	}
+}
+
+/* --interval, --count, --timeout; the rest as for every command. */
+static error_t parse_watch_opt(int key, char *arg, struct argp_state *state)
+{
+	struct opts *o = state->input;
+	char *end;
+
+	switch (key) {
+	case 'i':
+	case 't': {
+		double v;
+
+		errno = 0;
+		v = strtod(arg, &end);
+		if (errno || end == arg || *end || !isfinite(v) || v <= 0 || v > 1e6)
+			argp_error(state, "--%s: expected seconds, a number greater than 0, got \"%s\"",
+				   key == 'i' ? "interval" : "timeout", arg);
+		if (key == 'i')
+			o->interval = v;
+		else
+			o->timeout = v;
+		return 0;
+	}
+	case 'c':
+		errno = 0;
+		o->count = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || o->count <= 0)
+			argp_error(state, "--count: expected a number greater than 0, got \"%s\"", arg);
+		return 0;
+	default:
+		return parse_opt(key, arg, state);
+	}
+}
+
+static int open_netlink(struct sc_nl **nl, bool events)
+{
+	char err[512];
+
+	if (sc_nl_open(nl, events, err, sizeof(err))) {
+		sc_error("%s", err);
+		return SC_EXIT_FAIL;
+	}
+	return 0;
+}
+
+enum { S_DEV, S_SCHED, S_COUNTER, S_VALUE, S_RATE, S_NCOLS };
+
+static const struct sc_out_col stats_cols[S_NCOLS] = {
+	[S_DEV] = { "DEVICE", "kernel name", false, false },
+	[S_SCHED] = { "SCHED", "scheduler", false, false },
+	[S_COUNTER] = { "COUNTER", "counter name", false, false },
+	[S_VALUE] = { "VALUE", "counter value", true, true },
+	[S_RATE] = { "RATE", "per second over the interval", true, true },
+};
+
+/* One snapshot; a message and SC_EXIT_FAIL on error. */
+static int stats_get(struct sc_nl *nl, const char *dev, struct sc_nl_snap *s)
+{
+	struct sc_device d;
+	char err[512];
+	int r = sc_nl_get(nl, dev, s, err, sizeof(err));
+
+	if (!r)
+		return 0;
+	if (r != -ENODEV || !dev) {
+		sc_error("stats: %s", err);
+		return SC_EXIT_FAIL;
+	}
+	/* not registered: say what it uses instead */
+	if (sc_device_load(dev, &d))
+		sc_error("%s: device went away", dev);
+	else if (!d.has_sched)
+		sc_error("%s: no statistics: no I/O scheduler", dev);
+	else
+		sc_error("%s: no statistics: its scheduler %s is not one from schedctl "
+			 "(xdeadline, xbfq)", dev, d.sched);
+	sc_device_free(&d);
+	return SC_EXIT_FAIL;
+}
+
+/* A report: totals of cur, or with prev, rates over the interval too. */
+static int stats_report(const struct sc_nl_snap *prev, const struct sc_nl_snap *cur,
+			const struct opts *o, bool first)
+{
+	struct sc_stat_row *rows;
+	struct sc_out *out;
+	size_t n;
+	int rc = 0;
+
+	if (!first && !o->json)
+		putchar('\n');
+	if (!cur->n && !o->json) {
+		sc_info("no device uses a scheduler from schedctl");
+		fflush(stdout);
+		return 0;
+	}
+	if (sc_stats_rows(prev, cur, &rows, &n))
+		return SC_EXIT_FAIL;
+	out = sc_out_new("stats", stats_cols, prev ? S_NCOLS : S_NCOLS - 1, o->json,
+			 o->noheadings);
+	for (size_t i = 0; out && i < n; i++) {
+		char value[32], rate[64];
+		const char *vals[S_NCOLS] = { rows[i].dev, rows[i].sched, rows[i].name, value,
+					      rows[i].has_rate ? rate : NULL };
+
+		snprintf(value, sizeof(value), "%llu", (unsigned long long)rows[i].value);
+		sc_stats_fmt_rate(rows[i].rate, rate, sizeof(rate));
+		if (sc_out_row(out, vals))
+			rc = SC_EXIT_FAIL;
+	}
+	if (out)
+		sc_out_print(out);
+	else
+		rc = SC_EXIT_FAIL;
+	fflush(stdout);
+	sc_out_free(out);
+	free(rows);
+	return rc;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	static const struct argp_option options[] = {
+		{ "json", 'J', NULL, 0, "JSON output, one document per report", 0 },
+		{ "noheadings", 'n', NULL, 0, "no header line", 0 },
+		{ "interval", 'i', "SECONDS", 0,
+		  "report per-second rates over every SECONDS (may be fractional), until "
+		  "interrupted", 0 },
+		{ "count", 'c', "N", 0, "with --interval: stop after N reports", 0 },
+		{ 0 },
+	};
+	struct opts o = { .max_args = 1 };
+	char name[SC_NAME_MAX], part[SC_NAME_MAX];
+	struct sc_nl_snap prev = { 0 }, cur;
+	const char *dev = NULL;
+	struct sc_nl *nl;
+	sigset_t mask;
+	double deadline;
+	int rc;
+
+	parse_with(parse_watch_opt, options, "[DEV]",
+		   "Show the counters of the schedulers from schedctl (xdeadline, xbfq), of "
+		   "DEV or of every disk using one, read through netlink.  With --interval, "
+		   "print a report of per-second rates every SECONDS instead, the first one "
+		   "over the first interval (like iostat -y).  SIGINT and SIGTERM stop it "
+		   "with exit status 0.", argc, argv, &o);
+	if (o.count && !o.interval) {
+		sc_error("stats: --count needs --interval");
+		return SC_EXIT_USAGE;
+	}
+	if (o.nargs) {
+		int r = sc_device_resolve(o.args[0], name, part);
+
+		if (r) {
+			sc_error("%s: %s", o.args[0],
+				 r == -ENODEV ? "no such block device" : strerror(-r));
+			return SC_EXIT_USAGE;
+		}
+		if (part[0])
+			fprintf(stderr, "schedctl: %s is a partition; using its disk %s\n", part,
+				name);
+		dev = name;
+	}
+	catch_stop_signals(&mask);
+	rc = open_netlink(&nl, false);
+	if (rc)
+		return rc;
+	rc = stats_get(nl, dev, &prev);
+	if (rc || !o.interval) {
+		if (!rc)
+			rc = stats_report(NULL, &prev, &o, true);
+		goto out;
+	}
+	deadline = prev.t;
+	for (long reports = 0; !o.count || reports < o.count; reports++) {
+		int w;
+
+		deadline += o.interval;
+		w = wait_until(-1, deadline, &mask);
+		if (w < 0) {
+			rc = w == -1 ? 0 : SC_EXIT_FAIL;
+			break;
+		}
+		rc = stats_get(nl, dev, &cur);
+		if (rc)
+			break;
+		rc = stats_report(&prev, &cur, &o, reports == 0);
+		sc_nl_snap_free(&prev);
+		prev = cur;
+		if (rc)
+			break;
+		if (mono_s() > deadline + o.interval)
+			deadline = mono_s();	/* fell behind (suspend): no burst */
+	}
+out:
+	sc_nl_snap_free(&prev);
+	sc_nl_close(nl);
+	return rc;
+}
+
+struct mon {
+	const struct opts *o;
+	long seen;
+};
+
+static bool mon_event(const struct sc_nl_event *ev, void *arg)
+{
+	struct mon *m = arg;
+	char *line = sc_event_format(ev, m->o->json);
+
+	if (line) {
+		printf("%s\n", line);
+		fflush(stdout);
+		free(line);
+	}
+	m->seen++;
+	return !m->o->count || m->seen < m->o->count;
+}
+
+int cmd_monitor(int argc, char **argv)
+{
+	static const struct argp_option options[] = {
+		{ "json", 'J', NULL, 0, "one JSON object per event and line", 0 },
+		{ "count", 'c', "N", 0, "exit after N events", 0 },
+		{ "timeout", 't', "SECONDS", 0,
+		  "exit after SECONDS; with --count, with status 1 unless N events came", 0 },
+		{ 0 },
+	};
+	struct opts o = { .max_args = 0 };
+	struct mon m = { &o, 0 };
+	struct sc_nl *nl;
+	sigset_t mask;
+	double deadline;
+	int rc;
+
+	parse_with(parse_watch_opt, options, "",
+		   "Print a line for every event of the schedulers from schedctl: a device "
+		   "attached or detached, a knob or a derived state changed (old -> new), "
+		   "until interrupted (SIGINT, SIGTERM: exit status 0).", argc, argv, &o);
+	catch_stop_signals(&mask);
+	rc = open_netlink(&nl, true);
+	if (rc)
+		return rc;
+	fprintf(stderr, "schedctl: listening for scheduler events\n");
+	deadline = o.timeout ? mono_s() + o.timeout : -1;
+	while (!o.count || m.seen < o.count) {
+		int w = wait_until(sc_nl_fd(nl), deadline, &mask), r;
+
+		if (w == -1)
+			break;
+		if (w == 0) {
+			if (o.count) {
+				sc_error("monitor: timeout after %ld of %ld events", m.seen, o.count);
+				rc = SC_EXIT_FAIL;
+			}
+			break;
+		}
+		if (w == -2) {
+			sc_error("monitor: cannot wait for events: %s", strerror(errno));
+			rc = SC_EXIT_FAIL;
+			break;
+		}
+		r = sc_nl_read_events(nl, mon_event, &m);
+		if (r == 1) {
+			sc_error("monitor: the schedctl_nl module was unloaded; no more events");
+			rc = SC_EXIT_FAIL;
+			break;
+		}
+		if (r == -ENOBUFS) {
+			sc_warn("monitor: events were lost (receive buffer overrun)");
+		} else if (r < 0) {
+			sc_error("monitor: cannot read events: %s", strerror(-r));
+			rc = SC_EXIT_FAIL;
+			break;
+		}
+	}
+	sc_nl_close(nl);
+	return rc;
 }

@@ -30,6 +30,8 @@ static const struct command commands[] = {
 	CMD("classify", cmd_classify, "a disk's class, why, and the policy that applies"),
 	CMD("apply", cmd_apply, "apply the policy files to disks"),
 	CMD("reset", cmd_reset, "give disks the kernel's default scheduler back"),
+	CMD("stats", cmd_stats, "scheduler counters, or rates every interval (netlink)"),
+	CMD("monitor", cmd_monitor, "print scheduler events as they happen (netlink)"),
 };
 
 static const char doc[] =
@@ -41,10 +43,13 @@ static const char doc[] =
 	"  classify   a disk's class, why, and the policy that applies\n"
 	"  apply      apply the policy files to disks\n"
 	"  reset      give disks the kernel's default scheduler back\n"
+	"  stats      scheduler counters, or rates every interval (netlink)\n"
+	"  monitor    print scheduler events as they happen (netlink)\n"
 	"\n"
 	"\"schedctl COMMAND --help\" describes a command.  Exit status: 0 ok, "
 	"1 failed (changes rolled back), 2 usage or policy error (nothing "
-	"written), 3 failed and the rollback failed too.  See schedctl(8).";
+	"written), 3 failed and the rollback failed too (stats, monitor: 0 ok or "
+	"interrupted, 1 failed, 2 usage).  See schedctl(8).";
 
 struct top {
 	int cmd_index;		/* argv index of COMMAND */

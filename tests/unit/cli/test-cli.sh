@@ -184,5 +184,40 @@ check "reset a named multi-queue disk" 0 "$BIN" reset nvme0n1
 has "reset nvme to none" "$R/sys/block/nvme0n1/queue/scheduler" "[none]"
 [ -d "$R/run/schedctl" ] && [ "$(stat -c %a "$R/run/schedctl")" = 700 ] && ok "lock dir 0700" || notok "lock dir 0700"
 
+# stats, monitor: netlink is not faked, so only what comes before it here
+# (options, DEV resolution) and, where no schedctl_nl can be loaded on this
+# host, the message for that; tests/vm/tests/45-schedctl-stats.sh does the rest.
+check "stats --count without --interval" 2 "$BIN" stats --count 2
+has "stats --count needs --interval" "$R/err" "--count needs --interval"
+check "stats --interval 0" 2 "$BIN" stats --interval 0
+has "stats bad interval named" "$R/err" 'expected seconds, a number greater than 0, got "0"'
+check "stats --interval junk" 2 "$BIN" stats -i 1x
+check "stats --count -1" 2 "$BIN" stats -i 1 -c -1
+check "stats two devices" 2 "$BIN" stats sda nvme0n1
+check "stats unknown device" 2 "$BIN" stats nosuchdisk
+has "stats unknown device named" "$R/err" "nosuchdisk: no such block device"
+check "monitor takes no DEV" 2 "$BIN" monitor sda
+check "monitor --timeout junk" 2 "$BIN" monitor --timeout never
+check "monitor --count 0" 2 "$BIN" monitor --count 0
+check "stats --help" 0 "$BIN" stats --help
+has "stats --help names --interval" "$R/out" "--interval=SECONDS"
+check "monitor --help" 0 "$BIN" monitor --help
+has "monitor --help names --timeout" "$R/out" "--timeout=SECONDS"
+if [ ! -e /sys/module/schedctl_nl ] && ! modinfo schedctl_nl >/dev/null 2>&1; then
+	notloaded="schedctl: the schedctl_nl module is not loaded (no scheduler module from schedctl is in use)"
+	check "stats without schedctl_nl" 1 "$BIN" stats
+	has "stats: not loaded" "$R/err" "$notloaded"
+	check "stats by-id link without schedctl_nl" 1 "$BIN" stats /dev/disk/by-id/ata-ST8000DM004_ZA1
+	check "stats -J DEV (partition) without schedctl_nl" 1 "$BIN" stats -J sda2
+	has "stats resolves a partition first" "$R/err" "sda2 is a partition; using its disk sda"
+	has "stats DEV: not loaded" "$R/err" "$notloaded"
+	[ -s "$R/out" ] && notok "stats: nothing on stdout" || ok "stats: nothing on stdout"
+	check "stats --interval without schedctl_nl" 1 "$BIN" stats -i 0.1 -c 2
+	check "monitor without schedctl_nl" 1 "$BIN" monitor --timeout 1
+	has "monitor: not loaded" "$R/err" "$notloaded"
+else
+	echo "# schedctl_nl loaded or loadable here: skipping the not-loaded checks"
+fi
+
 echo "# cli shell: $((n - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -8,5 +8,6 @@ Suite *suite_policy(void);
 Suite *suite_classify(void);
 Suite *suite_apply(void);
 Suite *suite_shell(void);
+Suite *suite_stats(void);
 
 #endif
