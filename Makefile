@@ -17,6 +17,7 @@
 #   make uninstall       remove what install put there
 #   make deb / make rpm  build the packages into build/deb, build/rpm
 #   make bench           the benchmarks (KERNEL=7.x), not part of check
+#   make bench-bundle    a self-contained archive for many-core hosts
 #
 # Downloads and build roots are cached in $(SCHEDCTL_CACHE), never here.
 
@@ -93,9 +94,15 @@ rpm: dist
 bench: deps
 	bench/run.sh $(KERNEL)
 
+bench-selftest: deps
+	bench/selftest.sh $(KERNEL)
+
+bench-bundle: deps
+	bench/bundle.sh $(KERNEL)
+
 clean:
 	rm -rf build kmod/generated
 	-$(MAKE) -C kmod clean KVER=$(KVER) 2>/dev/null
 
 .PHONY: all modules deps check check-unit check-packaging check-vm demo cli install uninstall \
-	dist deb rpm bench clean
+	dist deb rpm bench bench-selftest bench-bundle clean

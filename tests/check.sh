@@ -47,6 +47,9 @@ vm | all)
 	# After the packaging suite, the guest gets its schedctl from the .deb.
 	[ "$what" = all ] && export VM_GUEST_FROM_DEB=1
 	run vm tests/vm/check-vm.sh "$@"
+	# The benchmark harness runs and parses (one tiny boot); `make bench`
+	# is the real thing.
+	run bench-selftest bench/selftest.sh
 	;;
 esac
 

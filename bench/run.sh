@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bench/run.sh [LABEL]: build the modules and a benchmark initramfs for one
+# kernel label (default $KERNEL or 7.x), boot it once under QEMU and run
+# every scheduler on the same devices, interleaved, REPEATS times.
+# Writes build/bench/<label>.{log,json,md}; prints the table last.
+#
+# Environment:
+#   KERNEL=7.x         kernel label (6.1, 6.12, 7.x)
+#   SCHEDS="none mq-deadline kyber bfq xbfq xdeadline xdeadline:defer_insert=0"
+#                      schedulers; NAME:knob=val,knob=val is a variant;
+#                      ones the kernel lacks are skipped
+#   WORKLOADS="seed000 seed001 merge cpu"
+#   RUNTIME=3 REPEATS=3 RAMP=0   seconds per run, repeats, fio ramp_time
+#   JOBS=                        the "many jobs" count (default: vCPUs)
+#   VM_SMP=2 VM_MEM=2048 VM_ACCEL=tcg,thread=single   passed to run-vm.sh
+#   BENCH_OUT=build/bench        where logs, JSON, tables and the initramfs go
+set -uo pipefail
+bench=$(cd "$(dirname "$0")" && pwd)
+. "$bench/../tests/vm/common.sh"
+
+label=${1:-${KERNEL:-7.x}}
+scheds=${SCHEDS:-none mq-deadline kyber bfq xbfq xdeadline xdeadline:defer_insert=0}
+workloads=${WORKLOADS:-seed000 seed001 merge cpu}
+runtime=${RUNTIME:-3}
+repeats=${REPEATS:-3}
+ramp=${RAMP:-0}
+out=${BENCH_OUT:-$REPO_DIR/build/bench}
+mkdir -p "$out"
+t0=$(date +%s)
+
+initrd=$("$bench/mkinitrd.sh" "$label" "$out") || die "cannot build the benchmark initramfs"
+. "$SCHEDCTL_CACHE/kernels/$label.env"
+
+# Upper bound for the boot: every run plus fio start-up and switching.
+nsched=$(echo $scheds | wc -w)
+nruns=$((nsched * repeats * (3 * $(echo " $workloads " | grep -c ' seed000 ') +
+	$(echo " $workloads " | grep -c ' seed001 ') +
+	2 * $(echo " $workloads " | grep -c ' merge ') + $(echo " $workloads " | grep -c ' cpu '))))
+timeout_s=${VM_TIMEOUT:-$((300 + nruns * (runtime + ramp + 8)))}
+append="bench.scheds=$(echo $scheds | tr ' ' /) bench.workloads=$(echo $workloads | tr ' ' /)"
+append="$append bench.runtime=$runtime bench.repeats=$repeats bench.ramp=$ramp"
+[ -z "${JOBS:-}" ] || append="$append bench.jobs=$JOBS"
+msg "$label ($KREL): $nruns runs of ${runtime}s (timeout ${timeout_s}s); log $out/$label.log"
+VM_TIMEOUT=$timeout_s VM_APPEND="$append ${VM_APPEND:-}" \
+	"$VM_DIR/run-vm.sh" "$label" "$initrd" "$out/$label.log" bench >"$out/$label.tap"
+vm_rc=$?
+sed -n 's/^  # \{0,1\}/  /p; /^not ok/p' "$out/$label.tap" >&2
+
+python3 "$bench/report.py" "$out/$label.log" --json "$out/$label.json"
+report_rc=$?
+{
+	echo "Host: $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)," \
+		"QEMU ${VM_ACCEL:-tcg,thread=single} -smp ${VM_SMP:-2}, $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "Kernel: $KREL (Debian $SUITE $KDEBVER)"
+	echo
+	awk -f "$bench/table.awk" "$out/$label.log"
+} >"$out/$label.md"
+msg "done in $(($(date +%s) - t0)) s: $out/$label.json, $out/$label.md"
+cat "$out/$label.md"
+[ $vm_rc = 0 ] && [ $report_rc = 0 ]
