@@ -574,20 +574,24 @@ static void xd_insert_list(struct xd_data *dd, struct list_head *list,
 }
 
 /* Sort deferred insertions in; the caller holds the scheduler lock. */
-static void xd_drain_deferred(struct xd_data *dd, struct list_head *free)
+/* Sort deferred insertions in; returns true if there were any. */
+static bool xd_drain_deferred(struct xd_data *dd, struct list_head *free)
 {
 	LIST_HEAD(head);
 	LIST_HEAD(tail);
 
 	if (list_empty_careful(&dd->ins_head) &&
 	    list_empty_careful(&dd->ins_tail))
-		return;
+		return false;
 	spin_lock(&dd->insert_lock);
 	list_splice_init(&dd->ins_head, &head);
 	list_splice_init(&dd->ins_tail, &tail);
 	spin_unlock(&dd->insert_lock);
+	if (list_empty(&head) && list_empty(&tail))
+		return false;
 	xd_insert_list(dd, &head, XD_INSERT_FLAGS_HEAD, free);
 	xd_insert_list(dd, &tail, XD_INSERT_FLAGS_TAIL, free);
+	return true;
 }
 
 static struct request *xd_ready_pop(struct xd_data *dd)
@@ -651,6 +655,7 @@ static struct request *xd_dispatch_request(struct blk_mq_hw_ctx *hctx)
 	bool serialize = READ_ONCE(dd->serialize_dispatch);
 	struct request *rq;
 	LIST_HEAD(free);
+	bool contended;
 	int batch, n;
 
 	if (serialize && (test_bit(XD_DISPATCHING, &dd->run_state) ||
@@ -669,10 +674,19 @@ static struct request *xd_dispatch_request(struct blk_mq_hw_ctx *hctx)
 	if (rq)
 		goto found;
 
-	spin_lock(&dd->lock);
-	xd_drain_deferred(dd, &free);
+	/*
+	 * Batch only under contention: a request moved to the ready list can
+	 * no longer take merges, so on a quiet queue (a slow disk with a few
+	 * sequential streams) requests stay in the sorted structures until
+	 * the driver asks for them, as with one-at-a-time dispatch.
+	 */
+	contended = !spin_trylock(&dd->lock);
+	if (contended)
+		spin_lock(&dd->lock);
+	if (xd_drain_deferred(dd, &free))
+		contended = true;
 	rq = xd_pick(dd);
-	batch = READ_ONCE(dd->dispatch_batch);
+	batch = contended ? READ_ONCE(dd->dispatch_batch) : 1;
 	if (rq && batch > 1) {
 		LIST_HEAD(more);
 		struct request *next;
