@@ -72,11 +72,12 @@ install: cli
 	chmod 0755 $(SRCDIR)/compat/btfgen.py
 	sed 's/#MODULE_VERSION#/$(VERSION)/' packaging/dkms.conf >$(SRCDIR)/dkms.conf
 	install -D -m 0644 man/xdeadline.4 $(DESTDIR)$(PREFIX)/share/man/man4/xdeadline.4
+	install -D -m 0644 man/xbfq.4 $(DESTDIR)$(PREFIX)/share/man/man4/xbfq.4
 
 uninstall:
 	$(MAKE) -C cli uninstall DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
 	rm -rf $(SRCDIR)
-	rm -f $(DESTDIR)$(PREFIX)/share/man/man4/xdeadline.4
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man4/xdeadline.4 $(DESTDIR)$(PREFIX)/share/man/man4/xbfq.4
 
 # Every file git tracks or would track (committed or not), nothing ignored.
 dist:

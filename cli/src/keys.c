@@ -13,43 +13,48 @@
 
 /* Order matters: bit i of sc_knob_def.scheds is sc_known_scheds[i]. */
 const char *const sc_known_scheds[] = {
-	"mq-deadline", "xdeadline", "kyber", "bfq", NULL,
+	"mq-deadline", "xdeadline", "kyber", "bfq", "xbfq", NULL,
 };
 
 #define MD (1u << 0)
 #define XD (1u << 1)
 #define KY (1u << 2)
 #define BFQ (1u << 3)
+#define XB (1u << 4)
 #define IMAX INT_MAX
 
-/* Ranges as the kernel accepts them (man/xdeadline.4 for xdeadline). */
+/* Ranges as the kernel accepts them (man/xdeadline.4, man/xbfq.4). */
 const struct sc_knob_def sc_knobs[] = {
 	{ "read_expire", 0, 3600000, MD | XD },
 	{ "write_expire", 0, 3600000, MD | XD },
 	{ "writes_starved", INT_MIN, IMAX, MD | XD },
 	{ "front_merges", 0, 1, MD | XD },
-	{ "async_depth", 1, IMAX, MD | XD },
+	{ "async_depth", 1, IMAX, MD | XD | XB },
 	{ "fifo_batch", 0, IMAX, MD | XD },
 	{ "prio_aging_expire", 0, IMAX, MD | XD },
-	{ "serialize_dispatch", 0, 1, XD },
-	{ "defer_insert", 0, 1, XD },
-	{ "merge_skip", 0, 1, XD },
-	{ "dispatch_batch", 1, 256, XD },
+	{ "serialize_dispatch", 0, 1, XD | XB },
+	{ "defer_insert", 0, 1, XD | XB },
+	{ "merge_skip", 0, 1, XD | XB },
+	{ "dispatch_batch", 1, 256, XD | XB },
 	{ "nr_sched_batch", 0, IMAX, XD },
 	{ "head_request", 0, 1, XD },
 	{ "zoned_qd1_writes", 0, 1, XD },
 	{ "read_lat_nsec", 0, LLONG_MAX, KY },
 	{ "write_lat_nsec", 0, LLONG_MAX, KY },
-	{ "back_seek_max", 0, IMAX, BFQ },
-	{ "back_seek_penalty", 1, IMAX, BFQ },
-	{ "fifo_expire_async", 0, IMAX, BFQ },
-	{ "fifo_expire_sync", 0, IMAX, BFQ },
-	{ "low_latency", 0, 1, BFQ },
-	{ "max_budget", 0, IMAX, BFQ },
-	{ "slice_idle", 0, IMAX, BFQ },
-	{ "slice_idle_us", 0, IMAX, BFQ },
-	{ "strict_guarantees", 0, 1, BFQ },
-	{ "timeout_sync", 1, IMAX, BFQ },
+	{ "back_seek_max", 0, IMAX, BFQ | XB },
+	{ "back_seek_penalty", 1, IMAX, BFQ | XB },
+	{ "fifo_expire_async", 0, IMAX, BFQ | XB },
+	{ "fifo_expire_sync", 0, IMAX, BFQ | XB },
+	{ "low_latency", 0, 1, BFQ | XB },
+	{ "max_budget", 0, IMAX, BFQ | XB },
+	{ "slice_idle", 0, IMAX, BFQ | XB },
+	{ "slice_idle_us", 0, IMAX, BFQ | XB },
+	{ "strict_guarantees", 0, 1, BFQ | XB },
+	{ "timeout_sync", 1, IMAX, BFQ | XB },
+	{ "idle_class_delay", 0, 3600000, XB },
+	{ "wr_coeff", 2, 100, XB },
+	{ "wr_max_time", 1, 3600000, XB },
+	{ "injection", 0, 1, XB },
 	{ NULL, 0, 0, 0 },
 };
 

@@ -11,6 +11,7 @@
 #include <linux/blk-mq.h>
 #include <linux/hrtimer.h>
 #include "xd_features.h"
+#include "xd_hrtimer.h"
 
 /* What simdisk asks of its request queue, set at or after allocation. */
 struct sd_qparams {
@@ -28,19 +29,6 @@ struct sd_qparams {
 #else
 #define SD_MQ_FLAGS	0
 #endif
-
-/* hrtimer_setup() (6.13+) replaces hrtimer_init() and setting .function. */
-static inline void sd_hrtimer_setup(struct hrtimer *t,
-				    enum hrtimer_restart (*fn)(struct hrtimer *),
-				    clockid_t clock, enum hrtimer_mode mode)
-{
-#ifdef XD_HRTIMER_SETUP
-	hrtimer_setup(t, fn, clock, mode);
-#else
-	hrtimer_init(t, clock, mode);
-	t->function = fn;
-#endif
-}
 
 /*
  * A rotational (and maybe host-managed zoned) disk: 6.9+ passes the limits

@@ -1009,9 +1009,9 @@ static int sd_create(int idx)
 	INIT_LIST_HEAD(&dev->pending);
 	INIT_LIST_HEAD(&dev->link_queue);
 	INIT_LIST_HEAD(&dev->flushes);
-	sd_hrtimer_setup(&dev->act_timer, sd_act_fire, CLOCK_MONOTONIC,
+	xd_hrtimer_setup(&dev->act_timer, sd_act_fire, CLOCK_MONOTONIC,
 			 HRTIMER_MODE_ABS);
-	sd_hrtimer_setup(&dev->link_timer, sd_link_fire, CLOCK_MONOTONIC,
+	xd_hrtimer_setup(&dev->link_timer, sd_link_fire, CLOCK_MONOTONIC,
 			 HRTIMER_MODE_ABS);
 	dev->capacity = div_u64((u64)capacity_gb * 1000000000ULL, 4096) * 8;
 	dev->cache_cap = (u64)cache_mb << 11;

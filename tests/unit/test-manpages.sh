@@ -13,7 +13,7 @@ ok() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1"; }
 
 # lint
-for page in man/schedctl.8 man/schedctl.conf.5 man/xdeadline.4; do
+for page in man/schedctl.8 man/schedctl.conf.5 man/xdeadline.4 man/xbfq.4; do
 	if [ ! -f "$page" ]; then notok "$page exists"; continue; fi
 	out=$(mandoc -Tlint -Wwarning "$page" 2>&1)
 	if [ $? -eq 0 ] && [ -z "$out" ]; then ok "mandoc lint $page"; else
@@ -71,14 +71,23 @@ classes=$(grep -A3 'sc_classes\[\] = {' $S/classify.c | sed '/};/q' | grep -oE '
 [ -n "$classes" ] && ok "found the classes in $S/classify.c" || notok "found the classes in $S/classify.c"
 for c in $classes; do in_page man/schedctl.conf.5 "$c" class; in_page man/schedctl.8 "$c" class; done
 
-xd=$(awk '/xd_attrs\[\] = \{/ { on = 1; next } on && /__ATTR_NULL/ { on = 0 }
-	on && match($0, /XD_ATTR\([a-z0-9_]+\)/) { print substr($0, RSTART + 8, RLENGTH - 9) }' kmod/xdeadline.c)
-[ -n "$xd" ] && ok "found the knobs in kmod/xdeadline.c" || notok "found the knobs in kmod/xdeadline.c"
-for k in $xd; do in_page man/xdeadline.4 "$k" knob; done
-# the CLI must know every xdeadline knob too
-for k in $xd; do
-	if printf '%s\n' $knobs | grep -qx "$k"; then ok "schedctl knows xdeadline knob $k"; else
-		notok "schedctl knows xdeadline knob $k"; fi
+# Each scheduler's sysfs attribute table (PFX_attrs[] of PFX_ATTR(name)
+# entries): every knob in its page, and known to the CLI.
+sched_knobs() {	# sched_knobs FILE PFX
+	awk -v pfx="$2" '$0 ~ pfx "_attrs\\[\\] = \\{" { on = 1; next }
+		on && /__ATTR_NULL/ { on = 0 }
+		on && match($0, toupper(pfx) "_ATTR\\([a-z0-9_]+\\)") {
+			print substr($0, RSTART + 8, RLENGTH - 9) }' "$1"
+}
+for s in xdeadline:xd xbfq:xb; do
+	name=${s%%:*}
+	kn=$(sched_knobs "kmod/$name.c" "${s#*:}")
+	[ -n "$kn" ] && ok "found the knobs in kmod/$name.c" || notok "found the knobs in kmod/$name.c"
+	for k in $kn; do in_page "man/$name.4" "$k" knob; done
+	for k in $kn; do
+		if printf '%s\n' $knobs | grep -qx "$k"; then ok "schedctl knows $name knob $k"; else
+			notok "schedctl knows $name knob $k"; fi
+	done
 done
 
 echo "manpages: $pass passed, $fail failed"

@@ -1,0 +1,2095 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xbfq: a proportional-share I/O scheduler for blk-mq (BFQ class) built for
+ * scalability.  Design summary (details in docs/xbfq.md, knobs in
+ * man/xbfq.4):
+ *
+ *  - One queue per submitting thread and direction of synchrony (sync and
+ *    async apart), found in a per-instance hash keyed by pid and task start
+ *    time.  Each request holds a reference to its queue from
+ *    prepare_request to finish_request; idle queues are reclaimed later.
+ *  - Weights from the I/O priority: level L of the RT or BE class weighs
+ *    100 * (8 - L); IDLE queues weigh 100.  Classes are strictly ordered
+ *    (RT, then BE, then IDLE, the last only after the others have been
+ *    idle for idle_class_delay).
+ *  - Within a class, queues are scheduled by budget-based WF2Q+: each busy
+ *    queue has a virtual start S and finish F = S + budget / weight; the
+ *    eligible queue (S <= V) with the smallest F is served until its budget
+ *    (sectors) is used, it times out (timeout_sync) or it empties.  It is
+ *    then charged the service it received (a non-raised queue that timed out
+ *    is charged its whole budget) and its next budget follows from why it
+ *    expired (budget feedback).
+ *  - Device idling with an hrtimer for sync queues, only where service
+ *    guarantees need it: not when the queue has the lowest weight, not when
+ *    all active queues weigh the same; at least 20 ms for raised queues.
+ *    Other queues' requests are injected into idle periods, as far as the
+ *    in-service queue's measured request service times allow.
+ *  - low_latency: interactive and soft real-time weight raising, never soft
+ *    real-time for totally seeky queues, and burst detection (queues created
+ *    in a large burst get neither raising nor idling unless other queues
+ *    were active when the burst began).
+ *  - Scalability as in xdeadline: serialize_dispatch, defer_insert (only
+ *    when the lock is contended; insert merges are kept), merge_skip and
+ *    dispatch_batch.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/percpu.h>
+#include <linux/ioprio.h>
+#include <linux/jiffies.h>
+#include <linux/hash.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/math64.h>
+
+#include "xd_compat.h"
+#include "xd_hrtimer.h"
+
+#define XB_NAME "xbfq"
+
+/* Classes, in strict priority order. */
+enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
+#define XB_NR_LEVELS		8
+#define XB_BASE_WEIGHT(level)	(100 * (XB_NR_LEVELS - (level)))
+#define XB_IDLE_WEIGHT		100
+
+static const char *const xb_class_name[XB_NR_CLASS] = { "rt", "be", "idle" };
+
+/* Virtual time: sectors << XB_VT_SHIFT / weight. */
+#define XB_VT_SHIFT		16
+
+/* BFQ-compatible defaults. */
+#define XB_SLICE_IDLE_NS	(8 * NSEC_PER_MSEC)
+#define XB_WR_MIN_IDLE_NS	(20 * NSEC_PER_MSEC)
+#define XB_TIMEOUT_MS		125
+#define XB_FIFO_SYNC_MS		125
+#define XB_FIFO_ASYNC_MS	250
+#define XB_BACK_SEEK_MAX	16384	/* KiB */
+#define XB_BACK_SEEK_PENALTY	2
+/* Budgets, in sectors. */
+#define XB_DEF_MAX_BUDGET	16384
+#define XB_MIN_BUDGET		64
+#define XB_MAX_BUDGET_LIMIT	(1 << 20)
+/* Ours. */
+#define XB_IDLE_CLASS_DELAY_MS	20
+#define XB_WR_COEFF		30
+#define XB_WR_MAX_TIME_MS	3000
+#define XB_WR_SOFTRT_NS		(300 * NSEC_PER_MSEC)
+#define XB_WR_REIDLE_NS		(2000 * NSEC_PER_MSEC)
+#define XB_SOFTRT_RATE		7000	/* sectors per second */
+#define XB_SOFTRT_MAX_BURST	1024	/* sectors per busy period */
+#define XB_BURST_INTERVAL_NS	(180 * NSEC_PER_MSEC)
+#define XB_LARGE_BURST		8
+#define XB_SEEK_DIST		2048	/* sectors */
+#define XB_DISPATCH_BATCH	1
+#define XB_MAX_BATCH		256
+#define XB_MAX_INJECT		16
+#define XB_MAX_MS		3600000
+#define XB_QUEUE_TTL_NS		(10ULL * NSEC_PER_SEC)
+#define XB_HASH_BITS		6
+
+/* Why an in-service queue stopped being served. */
+enum {
+	XB_EXP_BUDGET,		/* budget used up */
+	XB_EXP_TIMEOUT,		/* timeout_sync passed */
+	XB_EXP_EMPTY,		/* no requests, no idling */
+	XB_EXP_IDLE,		/* idled for slice_idle, nothing came */
+	XB_EXP_PREEMPT,		/* a higher class or raised queue arrived */
+	XB_NR_EXP,
+};
+
+static const char *const xb_exp_name[XB_NR_EXP] = {
+	"budget", "timeout", "empty", "idle", "preempt",
+};
+
+/* Bits of rq->elv.priv[1]. */
+#define XB_RQ_DISPATCHED	1UL	/* handed to the driver */
+#define XB_RQ_ALONE		2UL	/* nothing else was in flight */
+#define XB_RQ_INJECTED		4UL	/* dispatched into another's idle time */
+#define XB_RQ_QUEUED		8UL	/* in its queue's sort tree and FIFO */
+#define XB_RQ_SHARED		16UL	/* other queues' requests in flight */
+
+enum { XB_TREE_NONE, XB_TREE_ELIG, XB_TREE_PEND };
+
+/* Counters updated outside the scheduler lock, summed when read. */
+struct xb_pcpu_stats {
+	u64 bio_merged;
+	u64 bio_merge_skipped;
+	u64 dispatch_skipped;
+	u64 deferred;
+	u64 ready_dispatched;
+	u64 queue_alloc_failed;
+};
+
+struct xb_data;
+
+struct xb_queue {
+	struct rb_node node;		/* in its class's ELIG or PEND tree */
+	struct hlist_node hash;
+	struct list_head lru;		/* unreferenced queues, oldest first */
+	struct list_head linger;	/* on xbd->linger */
+	struct xb_data *xbd;
+	/* Identity, immutable. */
+	pid_t pid;
+	u64 start_time;
+	bool sync;
+	/* Under xbd->hash_lock. */
+	int ref;
+	u64 unused_since;
+
+	/* The rest under xbd->lock. */
+	struct rb_root sort;		/* queued requests by sector */
+	struct list_head fifo;		/* queued requests by arrival */
+	unsigned int queued;		/* in sort and fifo */
+	unsigned int nr_head;		/* on xbd->dispatch */
+	unsigned int inflight;
+	u8 cls, level;
+	u8 tree;
+	bool busy;			/* counted in its class (tree or service) */
+	bool in_vsum;			/* weight counted in its class's vsum */
+	unsigned int vsum_weight;
+	u64 linger_until;
+	bool ever_busy;
+	int slot;			/* active-weight slot, -1 if inactive */
+	unsigned int weight;		/* effective weight while busy */
+	u64 vstart, vfinish;
+	unsigned int budget, served;
+	u64 slot_start_ns;
+	sector_t next_pos, last_end;
+	u32 seek_hist;
+	unsigned int seek_samples;
+	u64 last_done_ns, last_empty_ns;
+	u64 ttime_ns;
+	unsigned int ttime_samples;
+	/* Weight raising. */
+	unsigned int wr_coeff;
+	bool wr_softrt;
+	u64 wr_end_ns;
+	u64 busy_served;		/* sectors since it last became busy */
+	u64 busy_start_ns;		/* when it last became busy */
+	u64 last_busy_served;		/* sectors in the last busy period */
+	bool io_bound;			/* used a whole budget this busy period */
+	bool was_idle;			/* nothing queued or in flight before */
+	u64 softrt_next_ns;
+	/* Burst membership, set at creation. */
+	bool large_burst;
+	bool burst_protected;
+	/* Injection: service times of its requests, alone and not. */
+	u64 base_st_ns;
+	unsigned int inject_limit;
+	unsigned int inject_probe;
+	u64 dispatched_rqs, injected_rqs;
+};
+
+struct xb_class {
+	struct rb_root elig;		/* S <= V, by finish time */
+	struct rb_root pend;		/* S > V, by start time */
+	u64 vtime;
+	u64 wsum;			/* weights of busy queues */
+	u64 vsum;			/* ... and of recently busy ones */
+	unsigned int nr_busy;
+};
+
+struct xb_data {
+	/* Main lock (irq-safe: completions take it). */
+	spinlock_t lock ____cacheline_aligned_in_smp;
+	struct list_head dispatch;		/* at-head requests */
+	struct xb_class cls[XB_NR_CLASS];
+	struct xb_queue *in_service;
+	struct list_head linger;		/* recently busy, by time */
+	unsigned int nr_queued;			/* requests held here */
+	unsigned int inflight;			/* dispatched, not completed */
+	unsigned int nonidle_inflight;
+	u64 nonidle_done_ns;
+	int slot_count[XB_NR_CLASS][XB_NR_LEVELS][2];
+	/* When each slot last lost an active queue. */
+	u64 slot_left_ns[XB_NR_CLASS][XB_NR_LEVELS][2];
+	unsigned int nr_active;
+	u64 idle_deadline_ns;			/* in-service idling until */
+	bool idling;
+	/* Measured peak rate, sectors per second, for max_budget=0. */
+	u64 peak_rate;
+	unsigned int auto_max_budget;
+	/* Protected by lock. */
+	u64 inserted[XB_NR_CLASS];
+	u64 dispatched[XB_NR_CLASS];
+	u64 completed[XB_NR_CLASS];
+	u64 expired[XB_NR_EXP];
+	u64 insert_merged, request_merged;
+	u64 idle_armed, injected, wr_interactive, wr_softrt;
+	u64 fifo_expired, back_seeks;
+
+	unsigned long run_state ____cacheline_aligned_in_smp;
+
+	spinlock_t ready_lock ____cacheline_aligned_in_smp;
+	struct list_head ready;
+
+	spinlock_t insert_lock ____cacheline_aligned_in_smp;
+	struct list_head ins_head;
+	struct list_head ins_tail;
+
+	/* Queue lookup, creation and references. */
+	spinlock_t hash_lock ____cacheline_aligned_in_smp;
+	struct hlist_head hash[1 << XB_HASH_BITS];
+	struct list_head lru;
+	unsigned int nr_queues;
+	u64 last_create_ns;
+	unsigned int burst_size;
+	bool burst_protected;
+	u64 queues_created, queues_freed, bursts_large;
+
+	/* Never freed: used when a queue cannot be allocated. */
+	struct xb_queue fallback;
+
+	struct hrtimer timer;
+	struct xb_pcpu_stats __percpu *pcpu;
+	struct request_queue *q;
+	bool rotational;
+
+	/* Tunables (sysfs), read locklessly with READ_ONCE(). */
+	u64 slice_idle_ns;
+	int low_latency;
+	int timeout_ms;
+	int max_budget;			/* 0: automatic */
+	int strict_guarantees;
+	int back_seek_max;
+	int back_seek_penalty;
+	int fifo_expire[2];		/* ms: async, sync */
+	int idle_class_delay_ms;
+	int wr_coeff;
+	int wr_max_time_ms;
+	int injection;
+	int async_depth;
+	int serialize_dispatch;
+	int defer_insert;
+	int merge_skip;
+	int dispatch_batch;
+};
+
+enum { XB_DISPATCHING };
+
+static struct xb_data *xb_of(struct request_queue *q)
+{
+	return q->elevator->elevator_data;
+}
+
+static struct xb_queue *xb_rq_queue(struct request *rq)
+{
+	return rq->elv.priv[0];
+}
+
+static bool xb_after(u64 a, u64 b)
+{
+	return (s64)(a - b) > 0;
+}
+
+static u64 xb_vt(u64 sectors, unsigned int weight)
+{
+	return div_u64(sectors << XB_VT_SHIFT, max(weight, 1U));
+}
+
+/* ---- weights and active-weight accounting --------------------------- */
+
+static unsigned int xb_base_weight(int cls, int level)
+{
+	if (cls == XB_IDLE)
+		return XB_IDLE_WEIGHT;
+	return XB_BASE_WEIGHT(level);
+}
+
+static unsigned int xb_slot_weight(struct xb_data *xbd, int cls, int level,
+				   int raised)
+{
+	return xb_base_weight(cls, level) *
+	       (raised ? READ_ONCE(xbd->wr_coeff) : 1);
+}
+
+static void xb_ioprio_to_class(unsigned short ioprio, u8 *cls, u8 *level)
+{
+	int l = IOPRIO_PRIO_LEVEL(ioprio);
+
+	switch (IOPRIO_PRIO_CLASS(ioprio)) {
+	case IOPRIO_CLASS_RT:
+		*cls = XB_RT;
+		break;
+	case IOPRIO_CLASS_IDLE:
+		*cls = XB_IDLE;
+		l = XB_NR_LEVELS - 1;
+		break;
+	case IOPRIO_CLASS_BE:
+		*cls = XB_BE;
+		break;
+	default:
+		*cls = XB_BE;
+		l = IOPRIO_BE_NORM;
+		break;
+	}
+	*level = clamp(l, 0, XB_NR_LEVELS - 1);
+}
+
+static int xb_slot_of(struct xb_queue *xq)
+{
+	return (xq->cls * XB_NR_LEVELS + xq->level) * 2 + (xq->wr_coeff > 1);
+}
+
+/*
+ * A queue is active while it has requests queued or in flight; the counts
+ * per (class, level, raised) tell whether the service guarantees of a queue
+ * need idling.
+ */
+static void xb_update_active(struct xb_data *xbd, struct xb_queue *xq)
+{
+	int want = (xq->queued || xq->inflight || xq->nr_head) ?
+		   xb_slot_of(xq) : -1;
+	int *counts = &xbd->slot_count[0][0][0];
+	u64 *left = &xbd->slot_left_ns[0][0][0];
+
+	if (want == xq->slot)
+		return;
+	if (xq->slot >= 0) {
+		counts[xq->slot]--;
+		left[xq->slot] = ktime_get_ns();
+		xbd->nr_active--;
+	}
+	if (want >= 0) {
+		counts[want]++;
+		xbd->nr_active++;
+	}
+	xq->slot = want;
+}
+
+/*
+ * Does some other active queue have a lower class or a lower weight than
+ * @xq?  If not (all weights equal, or @xq the lightest), the device can be
+ * left to other queues while @xq is empty without breaking its share.  A
+ * queue that went inactive less than slice_idle ago still counts: it is
+ * most likely between two requests.
+ */
+static bool xb_others_lighter(struct xb_data *xbd, struct xb_queue *xq)
+{
+	unsigned int w = xb_slot_weight(xbd, xq->cls, xq->level,
+					 xq->wr_coeff > 1);
+	u64 recent = ktime_get_ns() - READ_ONCE(xbd->slice_idle_ns);
+	int c, l, r;
+
+	for (c = xq->cls; c < XB_NR_CLASS; c++) {
+		for (l = 0; l < XB_NR_LEVELS; l++) {
+			for (r = 0; r < 2; r++) {
+				int n = xbd->slot_count[c][l][r];
+
+				if (xq->slot == (c * XB_NR_LEVELS + l) * 2 + r)
+					n--;
+				if (n <= 0 && !xb_after(xbd->slot_left_ns[c][l][r],
+							recent))
+					continue;
+				if (c > xq->cls ||
+				    xb_slot_weight(xbd, c, l, r) < w)
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+static unsigned int xb_max_budget(struct xb_data *xbd)
+{
+	int mb = READ_ONCE(xbd->max_budget);
+
+	return mb ? mb : xbd->auto_max_budget;
+}
+
+static unsigned int xb_min_budget(struct xb_data *xbd)
+{
+	return min_t(unsigned int, XB_MIN_BUDGET, xb_max_budget(xbd));
+}
+
+static u64 xb_timeout_ns(struct xb_data *xbd)
+{
+	return (u64)READ_ONCE(xbd->timeout_ms) * NSEC_PER_MSEC;
+}
+
+static bool xb_totally_seeky(struct xb_queue *xq)
+{
+	return xq->seek_samples >= 32 && xq->seek_hist == ~0U;
+}
+
+/* Most of the last 32 requests far from the previous one. */
+static bool xb_seeky(struct xb_queue *xq)
+{
+	return hweight32(xq->seek_hist) > 19;
+}
+
+/* In a large burst of creations that found no other queue active. */
+static bool xb_burst_unprotected(struct xb_queue *xq)
+{
+	return xq->large_burst && !xq->burst_protected;
+}
+
+/* ---- B-WF2Q+ service trees ------------------------------------------ */
+
+static void xb_tree_insert(struct rb_root *root, struct xb_queue *xq,
+			   bool by_finish)
+{
+	struct rb_node **p = &root->rb_node, *parent = NULL;
+	u64 key = by_finish ? xq->vfinish : xq->vstart;
+
+	while (*p) {
+		struct xb_queue *e = rb_entry(*p, struct xb_queue, node);
+		u64 ekey = by_finish ? e->vfinish : e->vstart;
+
+		parent = *p;
+		if (xb_after(ekey, key))
+			p = &(*p)->rb_left;
+		else
+			p = &(*p)->rb_right;
+	}
+	rb_link_node(&xq->node, parent, p);
+	rb_insert_color(&xq->node, root);
+}
+
+static void xb_tree_add(struct xb_data *xbd, struct xb_queue *xq)
+{
+	struct xb_class *c = &xbd->cls[xq->cls];
+
+	if (xb_after(xq->vstart, c->vtime)) {
+		xb_tree_insert(&c->pend, xq, false);
+		xq->tree = XB_TREE_PEND;
+	} else {
+		xb_tree_insert(&c->elig, xq, true);
+		xq->tree = XB_TREE_ELIG;
+	}
+}
+
+static void xb_tree_del(struct xb_data *xbd, struct xb_queue *xq)
+{
+	struct xb_class *c = &xbd->cls[xq->cls];
+
+	if (xq->tree == XB_TREE_ELIG)
+		rb_erase(&xq->node, &c->elig);
+	else if (xq->tree == XB_TREE_PEND)
+		rb_erase(&xq->node, &c->pend);
+	xq->tree = XB_TREE_NONE;
+}
+
+/* Move queues that became eligible (S <= V) to the eligible tree. */
+static void xb_update_eligible(struct xb_class *c)
+{
+	struct rb_node *n;
+
+	while ((n = rb_first(&c->pend))) {
+		struct xb_queue *xq = rb_entry(n, struct xb_queue, node);
+
+		if (xb_after(xq->vstart, c->vtime))
+			break;
+		rb_erase(n, &c->pend);
+		xb_tree_insert(&c->elig, xq, true);
+		xq->tree = XB_TREE_ELIG;
+	}
+}
+
+/* The eligible queue with the smallest finish time, off its tree. */
+static struct xb_queue *xb_class_pick(struct xb_data *xbd, int cls)
+{
+	struct xb_class *c = &xbd->cls[cls];
+	struct xb_queue *xq;
+	struct rb_node *n;
+
+	xb_update_eligible(c);
+	if (RB_EMPTY_ROOT(&c->elig)) {
+		n = rb_first(&c->pend);
+		if (!n)
+			return NULL;
+		/* Nobody eligible: V jumps to the smallest start time. */
+		c->vtime = rb_entry(n, struct xb_queue, node)->vstart;
+		xb_update_eligible(c);
+	}
+	xq = rb_entry(rb_first(&c->elig), struct xb_queue, node);
+	xb_tree_del(xbd, xq);
+	return xq;
+}
+
+/* Weight raising state, refreshed whenever a queue is (re)timestamped. */
+static void xb_wr_update(struct xb_data *xbd, struct xb_queue *xq, u64 now)
+{
+	if (xq->wr_coeff > 1 &&
+	    (!READ_ONCE(xbd->low_latency) || !xb_after(xq->wr_end_ns, now) ||
+	     xq->cls != XB_BE)) {
+		xq->wr_coeff = 1;
+		xq->wr_softrt = false;
+	}
+	if (xq->wr_coeff > 1)
+		xq->wr_coeff = READ_ONCE(xbd->wr_coeff);
+}
+
+static void xb_get_ref(struct xb_data *xbd, struct xb_queue *xq);
+static void xb_put_ref(struct xb_data *xbd, struct xb_queue *xq);
+
+/*
+ * Virtual time advances by service / vsum, where vsum also counts queues
+ * that went idle less than slice_idle ago: a queue between two
+ * synchronous requests has not given up its share, and letting V race
+ * ahead at the rate of the remaining queues would take it away.
+ */
+static void xb_vsum_enter(struct xb_data *xbd, struct xb_queue *xq)
+{
+	struct xb_class *c = &xbd->cls[xq->cls];
+
+	if (!list_empty(&xq->linger)) {
+		list_del_init(&xq->linger);
+		xb_put_ref(xbd, xq);
+	}
+	if (xq->in_vsum)
+		c->vsum -= xq->vsum_weight;
+	c->vsum += xq->weight;
+	xq->vsum_weight = xq->weight;
+	xq->in_vsum = true;
+}
+
+static void xb_vsum_leave(struct xb_data *xbd, struct xb_queue *xq)
+{
+	if (!list_empty(&xq->linger)) {
+		list_del_init(&xq->linger);
+		xb_put_ref(xbd, xq);
+	}
+	if (xq->in_vsum) {
+		xbd->cls[xq->cls].vsum -= xq->vsum_weight;
+		xq->in_vsum = false;
+	}
+}
+
+static void xb_vsum_linger(struct xb_data *xbd, struct xb_queue *xq,
+			   u64 now)
+{
+	xq->linger_until = now + max_t(u64, READ_ONCE(xbd->slice_idle_ns),
+				       NSEC_PER_MSEC);
+	if (list_empty(&xq->linger)) {
+		list_add_tail(&xq->linger, &xbd->linger);
+		xb_get_ref(xbd, xq);
+	} else {
+		list_move_tail(&xq->linger, &xbd->linger);
+	}
+}
+
+static void xb_linger_expire(struct xb_data *xbd, u64 now, bool all)
+{
+	struct xb_queue *xq, *tmp;
+
+	list_for_each_entry_safe(xq, tmp, &xbd->linger, linger) {
+		if (!all && xb_after(xq->linger_until, now))
+			break;
+		xb_vsum_leave(xbd, xq);
+	}
+}
+
+static void xb_set_weight(struct xb_data *xbd, struct xb_queue *xq)
+{
+	unsigned int w = xb_base_weight(xq->cls, xq->level) * xq->wr_coeff;
+	struct xb_class *c = &xbd->cls[xq->cls];
+
+	if (xq->busy)
+		c->wsum = c->wsum - xq->weight + w;
+	xq->weight = w;
+	if (xq->busy)
+		xb_vsum_enter(xbd, xq);
+}
+
+/* Make an idle queue busy: timestamps, then its class's tree. */
+static void xb_activate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
+{
+	struct xb_class *c = &xbd->cls[xq->cls];
+	bool fresh = !xq->ever_busy;
+	/* Nothing queued or in flight before: truly idle until now. */
+	bool was_idle = xq->was_idle;
+	u64 gap = was_idle ? now - max(xq->last_done_ns, xq->last_empty_ns) : 0;
+
+	/* Weight raising decisions (low_latency). */
+	if (READ_ONCE(xbd->low_latency) && xq->cls == XB_BE && xq->sync &&
+	    !xb_burst_unprotected(xq)) {
+		if (fresh || (was_idle && xq->last_empty_ns &&
+			      now - xq->last_empty_ns > XB_WR_REIDLE_NS)) {
+			xq->wr_coeff = READ_ONCE(xbd->wr_coeff);
+			xq->wr_softrt = false;
+			xq->wr_end_ns = now + (u64)READ_ONCE(xbd->wr_max_time_ms) *
+					      NSEC_PER_MSEC;
+			xbd->wr_interactive++;
+		} else if (was_idle && !xb_totally_seeky(xq) &&
+			   xq->last_busy_served <= XB_SOFTRT_MAX_BURST &&
+			   xq->ttime_samples >= 8 &&
+			   xq->ttime_ns >= READ_ONCE(xbd->slice_idle_ns) &&
+			   !xb_after(xq->softrt_next_ns, now) &&
+			   gap >= max_t(u64, READ_ONCE(xbd->slice_idle_ns),
+					NSEC_PER_MSEC)) {
+			/* Came back no sooner than a low-rate stream would. */
+			if (xq->wr_coeff == 1 || xq->wr_softrt) {
+				xq->wr_coeff = READ_ONCE(xbd->wr_coeff);
+				xq->wr_softrt = true;
+				xq->wr_end_ns = now + XB_WR_SOFTRT_NS;
+				xbd->wr_softrt++;
+			}
+		}
+	}
+	xb_wr_update(xbd, xq, now);
+	if (was_idle) {
+		/* A new backlogged period: soft real-time rate anchor. */
+		xq->last_busy_served = xq->busy_served;
+		xq->busy_served = 0;
+		xq->busy_start_ns = now;
+		xq->io_bound = false;
+	}
+	xq->ever_busy = true;
+
+	xq->weight = xb_base_weight(xq->cls, xq->level) * xq->wr_coeff;
+	xq->busy = true;
+	c->nr_busy++;
+	c->wsum += xq->weight;
+	xb_vsum_enter(xbd, xq);
+	if (!xq->budget)
+		xq->budget = xb_max_budget(xbd);
+	xq->budget = clamp(xq->budget, xb_min_budget(xbd), xb_max_budget(xbd));
+	/* Never start behind V (no credit for idleness), nor before F. */
+	xq->vstart = xb_after(xq->vfinish, c->vtime) ? xq->vfinish : c->vtime;
+	xq->vfinish = xq->vstart + xb_vt(xq->budget, xq->weight);
+	xb_tree_add(xbd, xq);
+	xb_update_active(xbd, xq);
+}
+
+static void xb_deactivate(struct xb_data *xbd, struct xb_queue *xq)
+{
+	struct xb_class *c = &xbd->cls[xq->cls];
+
+	xb_tree_del(xbd, xq);
+	c->nr_busy--;
+	c->wsum -= xq->weight;
+	xq->busy = false;
+	xb_vsum_linger(xbd, xq, ktime_get_ns());
+}
+
+static void xb_cancel_idle(struct xb_data *xbd)
+{
+	if (!xbd->idling)
+		return;
+	xbd->idling = false;
+	hrtimer_try_to_cancel(&xbd->timer);
+}
+
+/*
+ * End the in-service slot of @xq: charge its service to its finish time,
+ * feed the budget back, and requeue or deactivate it.
+ */
+static void xb_expire(struct xb_data *xbd, struct xb_queue *xq, int reason,
+		      u64 now)
+{
+	unsigned int maxb = xb_max_budget(xbd), minb = xb_min_budget(xbd);
+	u64 elapsed = now - xq->slot_start_ns;
+	unsigned int charge = xq->served;
+
+	lockdep_assert_held(&xbd->lock);
+
+	/*
+	 * A seeky queue that could not use half its budget within the
+	 * timeout is charged the whole budget: a fair share of time rather
+	 * than of sectors.  Raised queues are charged what they got.
+	 */
+	if (reason == XB_EXP_TIMEOUT && xq->wr_coeff == 1 && xb_seeky(xq) &&
+	    xq->served < xq->budget / 2)
+		charge = xq->budget;
+	xq->vfinish = xq->vstart + xb_vt(charge, xq->weight);
+
+	/* Peak rate from slots where the queue kept the device busy. */
+	if ((reason == XB_EXP_BUDGET || reason == XB_EXP_TIMEOUT) &&
+	    elapsed > 20 * NSEC_PER_MSEC && xq->served >= 2 * XB_MIN_BUDGET) {
+		u64 rate = div64_u64((u64)xq->served * NSEC_PER_SEC, elapsed);
+
+		if (rate > xbd->peak_rate)
+			xbd->peak_rate = rate;
+		else
+			xbd->peak_rate = (7 * xbd->peak_rate + rate) / 8;
+		xbd->auto_max_budget =
+			clamp_t(u64, div_u64(xbd->peak_rate *
+					     READ_ONCE(xbd->timeout_ms), 1000),
+				2 * XB_MIN_BUDGET, XB_MAX_BUDGET_LIMIT);
+		maxb = xb_max_budget(xbd);
+	}
+
+	/* Budget feedback. */
+	switch (reason) {
+	case XB_EXP_BUDGET:
+		xq->budget = min(xq->budget * 2, maxb);
+		break;
+	case XB_EXP_TIMEOUT:
+		xq->budget = xq->served;
+		break;
+	case XB_EXP_EMPTY:
+	case XB_EXP_IDLE:
+		xq->budget = max(xq->served, xq->budget / 2);
+		break;
+	default:
+		break;
+	}
+	xq->budget = clamp(xq->budget, minb, maxb);
+	xbd->expired[reason]++;
+	if (reason == XB_EXP_BUDGET || reason == XB_EXP_TIMEOUT)
+		xq->io_bound = true;
+
+	xbd->in_service = NULL;
+	xb_cancel_idle(xbd);
+	if (xq->queued) {
+		xb_wr_update(xbd, xq, now);
+		xb_set_weight(xbd, xq);
+		xq->vstart = xq->vfinish;
+		xq->vfinish = xq->vstart + xb_vt(xq->budget, xq->weight);
+		xb_tree_add(xbd, xq);
+	} else {
+		xb_deactivate(xbd, xq);
+		xq->last_empty_ns = now;
+		/*
+		 * A soft real-time stream asks for little bandwidth: it comes
+		 * back no sooner than its service since it became busy allows
+		 * at XB_SOFTRT_RATE.  An I/O-bound queue is not one.
+		 */
+		xq->softrt_next_ns = xq->io_bound ? now + NSEC_PER_SEC :
+			xq->busy_start_ns +
+			div_u64(xq->busy_served * NSEC_PER_SEC, XB_SOFTRT_RATE);
+	}
+	xb_update_active(xbd, xq);
+	xb_put_ref(xbd, xq);
+}
+
+/* ---- request selection within a queue -------------------------------- */
+
+static void xb_add_rq(struct xb_queue *xq, struct request *rq)
+{
+	elv_rb_add(&xq->sort, rq);
+	list_add_tail(&rq->queuelist, &xq->fifo);
+	rq->elv.priv[1] = (void *)XB_RQ_QUEUED;
+	xq->queued++;
+}
+
+static void xb_del_rq(struct xb_data *xbd, struct xb_queue *xq,
+		      struct request *rq)
+{
+	struct request_queue *q = xbd->q;
+
+	list_del_init(&rq->queuelist);
+	if (!RB_EMPTY_NODE(&rq->rb_node))
+		elv_rb_del(&xq->sort, rq);
+	elv_rqhash_del(q, rq);
+	if (q->last_merge == rq)
+		q->last_merge = NULL;
+	rq->elv.priv[1] = NULL;
+	xq->queued--;
+	xbd->nr_queued--;
+}
+
+static struct request *xb_rq_from_pos(struct xb_queue *xq, sector_t pos,
+				      struct request **before)
+{
+	struct rb_node *node = xq->sort.rb_node;
+	struct request *rq, *res = NULL, *prev = NULL;
+
+	while (node) {
+		rq = rb_entry(node, struct request, rb_node);
+		if (blk_rq_pos(rq) >= pos) {
+			res = rq;
+			node = node->rb_left;
+		} else {
+			prev = rq;
+			node = node->rb_right;
+		}
+	}
+	*before = prev;
+	return res;
+}
+
+static struct request *xb_queue_pick_rq(struct xb_data *xbd,
+					struct xb_queue *xq)
+{
+	struct request *rq, *fwd, *back;
+	sector_t pos = xq->next_pos;
+
+	rq = list_first_entry(&xq->fifo, struct request, queuelist);
+	if (time_is_before_eq_jiffies((unsigned long)rq->fifo_time)) {
+		xbd->fifo_expired++;
+		return rq;
+	}
+	fwd = xb_rq_from_pos(xq, pos, &back);
+	if (back) {
+		sector_t bdist = pos - blk_rq_pos(back);
+
+		/* back_seek_max is in KiB: two sectors each. */
+		if (bdist > (sector_t)READ_ONCE(xbd->back_seek_max) * 2)
+			back = NULL;
+		else if (fwd && bdist * READ_ONCE(xbd->back_seek_penalty) >=
+			 blk_rq_pos(fwd) - pos)
+			back = NULL;
+	}
+	if (back) {
+		xbd->back_seeks++;
+		return back;
+	}
+	if (fwd)
+		return fwd;
+	return rb_entry(rb_first(&xq->sort), struct request, rb_node);
+}
+
+/* Account @rq (already off every list) as dispatched from @xq. */
+static struct request *xb_start(struct xb_data *xbd, struct xb_queue *xq,
+				struct request *rq, unsigned long flags,
+				u64 now)
+{
+	unsigned int sectors = blk_rq_sectors(rq);
+
+	if (!xbd->inflight)
+		flags |= XB_RQ_ALONE;
+	else if (xbd->inflight > xq->inflight)
+		flags |= XB_RQ_SHARED;
+	rq->elv.priv[1] = (void *)(XB_RQ_DISPATCHED | flags);
+	rq->fifo_time = now;		/* from now on: dispatch time, ns */
+	xq->inflight++;
+	xbd->inflight++;
+	if (xq->cls != XB_IDLE)
+		xbd->nonidle_inflight++;
+	xbd->dispatched[xq->cls]++;
+	xq->dispatched_rqs++;
+	xq->next_pos = blk_rq_pos(rq) + sectors;
+	xq->busy_served += sectors;
+	rq->rq_flags |= RQF_STARTED;
+	return rq;
+}
+
+/* Dispatch @rq from the in-service queue: charge V and the slot. */
+static struct request *xb_take(struct xb_data *xbd, struct xb_queue *xq,
+			       struct request *rq, u64 now)
+{
+	struct xb_class *c = &xbd->cls[xq->cls];
+	unsigned int sectors = blk_rq_sectors(rq);
+
+	xb_del_rq(xbd, xq, rq);
+	xq->served += sectors;
+	/* Sector-less requests (flush-like) still cost something. */
+	c->vtime += div64_u64((u64)max(sectors, 1U) << XB_VT_SHIFT,
+			      max_t(u64, c->vsum, 1));
+	return xb_start(xbd, xq, rq, 0, now);
+}
+
+/*
+ * Inject a request of another queue of the same class into the idle time
+ * of @xq, within @xq's injection limit.
+ */
+static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
+				 u64 now)
+{
+	struct xb_class *c = &xbd->cls[xq->cls];
+	struct xb_queue *other = NULL;
+	struct request *rq;
+	struct rb_node *n;
+
+	if (!READ_ONCE(xbd->injection) || READ_ONCE(xbd->strict_guarantees) ||
+	    xbd->inflight >= xq->inject_limit)
+		return NULL;
+	/* Only a queue that is owed service (S <= V) may get extra. */
+	xb_update_eligible(c);
+	n = rb_first(&c->elig);
+	if (!n)
+		return NULL;
+	other = rb_entry(n, struct xb_queue, node);
+	rq = xb_queue_pick_rq(xbd, other);
+	xb_del_rq(xbd, other, rq);
+	/* Charged to the queue that got the service: S and F move on. */
+	xb_tree_del(xbd, other);
+	other->vstart += xb_vt(blk_rq_sectors(rq), other->weight);
+	other->vfinish += xb_vt(blk_rq_sectors(rq), other->weight);
+	if (other->queued) {
+		xb_tree_add(xbd, other);
+	} else {
+		xb_deactivate(xbd, other);
+		other->vfinish = other->vstart;
+		other->last_empty_ns = now;
+	}
+	other->injected_rqs++;
+	xbd->injected++;
+	return xb_start(xbd, other, rq, XB_RQ_INJECTED, now);
+}
+
+static void xb_arm_timer(struct xb_data *xbd, u64 when)
+{
+	hrtimer_start(&xbd->timer, ns_to_ktime(when), HRTIMER_MODE_ABS);
+}
+
+static u64 xb_idle_ns(struct xb_data *xbd, struct xb_queue *xq)
+{
+	u64 sl = READ_ONCE(xbd->slice_idle_ns);
+
+	if (xq->wr_coeff > 1)
+		sl = max_t(u64, sl, XB_WR_MIN_IDLE_NS);
+	return sl;
+}
+
+/* Must the device wait for @xq (sync, in service, empty)? */
+static bool xb_should_idle(struct xb_data *xbd, struct xb_queue *xq)
+{
+	if (!xq->sync || !READ_ONCE(xbd->slice_idle_ns) ||
+	    xq->cls == XB_IDLE || xb_burst_unprotected(xq))
+		return false;
+	if (READ_ONCE(xbd->strict_guarantees))
+		return true;
+	/* A long think time makes waiting pointless. */
+	if (xq->wr_coeff == 1 && xq->ttime_samples >= 4 &&
+	    xq->ttime_ns > xb_idle_ns(xbd, xq))
+		return false;
+	return xb_others_lighter(xbd, xq);
+}
+
+static struct xb_queue *xb_pick_queue(struct xb_data *xbd, u64 now)
+{
+	struct xb_class *idle = &xbd->cls[XB_IDLE];
+	u64 until;
+	int c;
+
+	for (c = XB_RT; c < XB_IDLE; c++)
+		if (xbd->cls[c].nr_busy)
+			return xb_class_pick(xbd, c);
+	if (!idle->nr_busy)
+		return NULL;
+	/* The idle class only after the others have been quiet a while. */
+	if (xbd->nonidle_inflight)
+		return NULL;
+	until = xbd->nonidle_done_ns +
+		(u64)READ_ONCE(xbd->idle_class_delay_ms) * NSEC_PER_MSEC;
+	if (xb_after(until, now)) {
+		xb_arm_timer(xbd, until);
+		return NULL;
+	}
+	return xb_class_pick(xbd, XB_IDLE);
+}
+
+/*
+ * WF2Q+ order between requests: a queue that became eligible meanwhile
+ * (V passed its start) and finishes earlier than the served queue's
+ * reservation takes over.  A queue just selected has the smallest finish
+ * time among the eligible ones, so greedy queues do not alternate.
+ */
+static bool xb_should_yield(struct xb_data *xbd, struct xb_queue *xq)
+{
+	struct xb_class *c = &xbd->cls[xq->cls];
+	struct rb_node *n;
+
+	if (c->nr_busy < 2)
+		return false;
+	xb_update_eligible(c);
+	n = rb_first(&c->elig);
+	return n && xb_after(xq->vfinish,
+			     rb_entry(n, struct xb_queue, node)->vfinish);
+}
+
+static void xb_set_in_service(struct xb_data *xbd, struct xb_queue *xq,
+			      u64 now)
+{
+	xbd->in_service = xq;
+	xq->served = 0;
+	xq->slot_start_ns = now;
+	xb_get_ref(xbd, xq);
+}
+
+static struct request *xb_pick(struct xb_data *xbd)
+{
+	u64 now = ktime_get_ns();
+	struct xb_queue *xq;
+	struct request *rq;
+	int guard;
+
+	lockdep_assert_held(&xbd->lock);
+
+	xb_linger_expire(xbd, now, false);
+	rq = list_first_entry_or_null(&xbd->dispatch, struct request,
+				      queuelist);
+	if (rq) {
+		xq = xb_rq_queue(rq);
+		list_del_init(&rq->queuelist);
+		xbd->nr_queued--;
+		xq->nr_head--;
+		xb_start(xbd, xq, rq, 0, now);
+		xb_update_active(xbd, xq);
+		return rq;
+	}
+
+	for (guard = 0; guard < 4 * XB_NR_CLASS + 4; guard++) {
+		xq = xbd->in_service;
+		if (!xq) {
+			xq = xb_pick_queue(xbd, now);
+			if (!xq)
+				return NULL;
+			xb_set_in_service(xbd, xq, now);
+		}
+		if (xb_should_yield(xbd, xq)) {
+			xb_expire(xbd, xq, XB_EXP_PREEMPT, now);
+			continue;
+		}
+		if (xq->queued) {
+			if (xq->served >= xq->budget) {
+				xb_expire(xbd, xq, XB_EXP_BUDGET, now);
+				continue;
+			}
+			if (now - xq->slot_start_ns > xb_timeout_ns(xbd)) {
+				xb_expire(xbd, xq, XB_EXP_TIMEOUT, now);
+				continue;
+			}
+			xb_cancel_idle(xbd);
+			return xb_take(xbd, xq, xb_queue_pick_rq(xbd, xq), now);
+		}
+		/* In service and empty: wait for it, or move on. */
+		if (xb_should_idle(xbd, xq) &&
+		    now - xq->slot_start_ns <= xb_timeout_ns(xbd)) {
+			if (xq->inflight)
+				return xb_inject(xbd, xq, now);
+			if (!xbd->idling) {
+				xbd->idling = true;
+				xbd->idle_armed++;
+				xbd->idle_deadline_ns = max(now, xq->last_done_ns) +
+							xb_idle_ns(xbd, xq);
+				xb_arm_timer(xbd, xbd->idle_deadline_ns);
+			}
+			if (xb_after(xbd->idle_deadline_ns, now))
+				return xb_inject(xbd, xq, now);
+			xb_expire(xbd, xq, XB_EXP_IDLE, now);
+			continue;
+		}
+		xb_expire(xbd, xq, XB_EXP_EMPTY, now);
+	}
+	WARN_ON_ONCE(1);
+	return NULL;
+}
+
+/* ---- queue lookup, references ----------------------------------------- */
+
+static void xb_init_queue(struct xb_data *xbd, struct xb_queue *xq,
+			  pid_t pid, u64 start_time, bool sync)
+{
+	xq->xbd = xbd;
+	xq->pid = pid;
+	xq->start_time = start_time;
+	xq->sync = sync;
+	xq->sort = RB_ROOT;
+	INIT_LIST_HEAD(&xq->fifo);
+	INIT_LIST_HEAD(&xq->lru);
+	INIT_LIST_HEAD(&xq->linger);
+	RB_CLEAR_NODE(&xq->node);
+	xq->slot = -1;
+	xq->cls = XB_BE;
+	xq->level = IOPRIO_BE_NORM;
+	xq->wr_coeff = 1;
+	xq->inject_limit = 1;
+}
+
+/*
+ * The submitting task's identity: its pid and start time, except that
+ * io_uring's io-wq workers (threads of the ring's process, CLONE_IO like
+ * BFQ's shared io_context) count as the process's main thread.
+ */
+static struct task_struct *xb_owner(void)
+{
+	return (current->flags & PF_IO_WORKER) ? current->group_leader :
+						 current;
+}
+
+static u32 xb_hash_key(pid_t pid, bool sync)
+{
+	return hash_32((u32)pid * 2 + sync, XB_HASH_BITS);
+}
+
+/* Free queues unused for a while; called with hash_lock held. */
+static void xb_reclaim(struct xb_data *xbd, u64 now, int max)
+{
+	struct xb_queue *xq, *tmp;
+
+	list_for_each_entry_safe(xq, tmp, &xbd->lru, lru) {
+		if (max-- <= 0 || now - xq->unused_since < XB_QUEUE_TTL_NS)
+			break;
+		list_del_init(&xq->lru);
+		hlist_del_init(&xq->hash);
+		xbd->nr_queues--;
+		xbd->queues_freed++;
+		kfree(xq);
+	}
+}
+
+static struct xb_queue *xb_find_get_queue(struct xb_data *xbd, bool sync)
+{
+	struct task_struct *tsk = xb_owner();
+	u64 now = ktime_get_ns();
+	struct xb_queue *xq, *found = NULL;
+	struct hlist_head *head;
+	unsigned long flags;
+
+	if (in_interrupt())
+		return NULL;
+	head = &xbd->hash[xb_hash_key(tsk->pid, sync)];
+	spin_lock_irqsave(&xbd->hash_lock, flags);
+	hlist_for_each_entry(xq, head, hash) {
+		if (xq->pid == tsk->pid && xq->sync == sync &&
+		    xq->start_time == tsk->start_time) {
+			found = xq;
+			break;
+		}
+	}
+	if (!found) {
+		xb_reclaim(xbd, now, 4);
+		found = kzalloc_node(sizeof(*found), GFP_NOWAIT | __GFP_NOWARN,
+				     xbd->q->node);
+		if (found) {
+			xb_init_queue(xbd, found, tsk->pid, tsk->start_time,
+				      sync);
+			hlist_add_head(&found->hash, head);
+			xbd->nr_queues++;
+			xbd->queues_created++;
+			/* Burst detection on queue creation. */
+			if (now - xbd->last_create_ns < XB_BURST_INTERVAL_NS) {
+				xbd->burst_size++;
+			} else {
+				xbd->burst_size = 1;
+				xbd->burst_protected =
+					READ_ONCE(xbd->nr_active) > 0;
+			}
+			xbd->last_create_ns = now;
+			if (xbd->burst_size >= XB_LARGE_BURST) {
+				found->large_burst = true;
+				found->burst_protected = xbd->burst_protected;
+				if (xbd->burst_size == XB_LARGE_BURST)
+					xbd->bursts_large++;
+			}
+		}
+	}
+	if (found) {
+		if (!found->ref++)
+			list_del_init(&found->lru);
+	}
+	spin_unlock_irqrestore(&xbd->hash_lock, flags);
+	return found;
+}
+
+static void xb_get_ref(struct xb_data *xbd, struct xb_queue *xq)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&xbd->hash_lock, flags);
+	if (!xq->ref++)
+		list_del_init(&xq->lru);
+	spin_unlock_irqrestore(&xbd->hash_lock, flags);
+}
+
+static void xb_put_ref(struct xb_data *xbd, struct xb_queue *xq)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&xbd->hash_lock, flags);
+	if (!WARN_ON_ONCE(xq->ref <= 0) && !--xq->ref && xq != &xbd->fallback) {
+		xq->unused_since = ktime_get_ns();
+		list_add_tail(&xq->lru, &xbd->lru);
+	}
+	spin_unlock_irqrestore(&xbd->hash_lock, flags);
+}
+
+/* ---- insertion ---------------------------------------------------------- */
+
+static void xb_insert_one(struct xb_data *xbd, struct request *rq,
+			  xd_insert_t flags, unsigned long arrival,
+			  struct list_head *free, u64 now)
+{
+	struct request_queue *q = xbd->q;
+	struct xb_queue *xq = xb_rq_queue(rq);
+	struct xb_queue *iq;
+	unsigned long state = (unsigned long)rq->elv.priv[1];
+	u8 cls, level;
+
+	lockdep_assert_held(&xbd->lock);
+
+	/* A requeued request gives back what its dispatch took. */
+	if (state & XB_RQ_DISPATCHED) {
+		xq->inflight--;
+		xbd->inflight--;
+		if (xq->cls != XB_IDLE)
+			xbd->nonidle_inflight--;
+	}
+	rq->elv.priv[1] = NULL;
+
+	/* The I/O priority may change between requests. */
+	xb_ioprio_to_class(req_get_ioprio(rq), &cls, &level);
+	if ((cls != xq->cls || level != xq->level) && !xq->busy &&
+	    xq->slot < 0) {
+		xb_vsum_leave(xbd, xq);
+		xq->cls = cls;
+		xq->level = level;
+		xq->vfinish = xbd->cls[cls].vtime;
+	}
+
+	if (blk_mq_sched_try_insert_merge(q, rq, free)) {
+		xbd->insert_merged++;
+		xb_update_active(xbd, xq);
+		return;
+	}
+	xbd->inserted[xq->cls]++;
+	xbd->nr_queued++;
+
+	if (XD_INSERT_AT_HEAD(flags)) {
+		list_add(&rq->queuelist, &xbd->dispatch);
+		xq->nr_head++;
+		xb_update_active(xbd, xq);
+		return;
+	}
+
+	/* Think time and seekiness, from what the queue submits. */
+	if (!xq->queued && !xq->inflight && xq->last_done_ns) {
+		u64 tt = now - xq->last_done_ns;
+
+		tt = min_t(u64, tt, 2 * NSEC_PER_SEC);
+		xq->ttime_ns = xq->ttime_samples ?
+			       (7 * xq->ttime_ns + tt) / 8 : tt;
+		if (xq->ttime_samples < 64)
+			xq->ttime_samples++;
+	}
+	{
+		sector_t pos = blk_rq_pos(rq);
+		sector_t d = pos > xq->last_end ? pos - xq->last_end :
+						  xq->last_end - pos;
+
+		xq->seek_hist = (xq->seek_hist << 1) | (d > XB_SEEK_DIST);
+		if (xq->seek_samples < 32)
+			xq->seek_samples++;
+		xq->last_end = pos + blk_rq_sectors(rq);
+	}
+
+	xq->was_idle = xq->slot < 0;
+	xb_add_rq(xq, rq);
+	if (xd_rq_mergeable(rq)) {
+		elv_rqhash_add(q, rq);
+		if (!q->last_merge)
+			q->last_merge = rq;
+	}
+	rq->fifo_time = arrival +
+		msecs_to_jiffies(READ_ONCE(xbd->fifo_expire[xq->sync]));
+	xb_update_active(xbd, xq);
+
+	if (xq->busy)
+		return;
+	iq = xbd->in_service;
+	if (iq == xq) {
+		/* It was idling for this: serve it at the next dispatch. */
+		xb_cancel_idle(xbd);
+		return;
+	}
+	xb_activate(xbd, xq, now);
+
+	/*
+	 * Preemption: a higher class, or a raised queue while a non-raised
+	 * one is served, need not wait for the end of the slot; nor need an
+	 * eligible queue with an earlier finish time (WF2Q+ order); the
+	 * preempted queue is charged only what it received and, if empty,
+	 * keeps its weight in vsum for a while (see xb_vsum_enter()).
+	 */
+	if (iq && (xq->cls < iq->cls ||
+		   (xq->cls == iq->cls && xq->tree == XB_TREE_ELIG &&
+		    (xq->wr_coeff > iq->wr_coeff ||
+		     xb_after(iq->vfinish, xq->vfinish)))))
+		xb_expire(xbd, iq, XB_EXP_PREEMPT, now);
+}
+
+static void xb_insert_list(struct xb_data *xbd, struct list_head *list,
+			   xd_insert_t flags, struct list_head *free, u64 now)
+{
+	while (!list_empty(list)) {
+		struct request *rq = list_first_entry(list, struct request,
+						      queuelist);
+
+		list_del_init(&rq->queuelist);
+		/* Deferred requests carry their arrival time in fifo_time. */
+		xb_insert_one(xbd, rq, flags, (unsigned long)rq->fifo_time,
+			      free, now);
+	}
+}
+
+static void xb_drain_deferred(struct xb_data *xbd, struct list_head *free,
+			      u64 now)
+{
+	LIST_HEAD(head);
+	LIST_HEAD(tail);
+
+	if (list_empty_careful(&xbd->ins_head) &&
+	    list_empty_careful(&xbd->ins_tail))
+		return;
+	spin_lock(&xbd->insert_lock);
+	list_splice_init(&xbd->ins_head, &head);
+	list_splice_init(&xbd->ins_tail, &tail);
+	spin_unlock(&xbd->insert_lock);
+	xb_insert_list(xbd, &head, XD_INSERT_FLAGS_HEAD, free, now);
+	xb_insert_list(xbd, &tail, XD_INSERT_FLAGS_TAIL, free, now);
+}
+
+static void xb_insert_requests(struct blk_mq_hw_ctx *hctx,
+			       struct list_head *list, xd_insert_t flags)
+{
+	struct xb_data *xbd = xb_of(hctx->queue);
+	unsigned long now = jiffies, irqflags;
+	struct request *rq;
+	LIST_HEAD(free);
+	u64 n = 0;
+
+	list_for_each_entry(rq, list, queuelist) {
+		rq->fifo_time = now;
+		n++;
+	}
+	if (!READ_ONCE(xbd->defer_insert)) {
+		spin_lock_irqsave(&xbd->lock, irqflags);
+	} else if (!spin_trylock_irqsave(&xbd->lock, irqflags)) {
+		/* Contended: queue for the dispatcher to sort in. */
+		spin_lock_irqsave(&xbd->insert_lock, irqflags);
+		list_splice_tail_init(list, XD_INSERT_AT_HEAD(flags) ?
+				      &xbd->ins_head : &xbd->ins_tail);
+		spin_unlock_irqrestore(&xbd->insert_lock, irqflags);
+		this_cpu_add(xbd->pcpu->deferred, n);
+		return;
+	}
+	xb_drain_deferred(xbd, &free, ktime_get_ns());
+	xb_insert_list(xbd, list, flags, &free, ktime_get_ns());
+	spin_unlock_irqrestore(&xbd->lock, irqflags);
+	xd_free_requests(&free);
+}
+
+/* ---- dispatch ------------------------------------------------------------ */
+
+static struct request *xb_ready_pop(struct xb_data *xbd)
+{
+	struct request *rq;
+	unsigned long flags;
+
+	if (list_empty_careful(&xbd->ready))
+		return NULL;
+	spin_lock_irqsave(&xbd->ready_lock, flags);
+	rq = list_first_entry_or_null(&xbd->ready, struct request, queuelist);
+	if (rq)
+		list_del_init(&rq->queuelist);
+	spin_unlock_irqrestore(&xbd->ready_lock, flags);
+	if (rq)
+		this_cpu_inc(xbd->pcpu->ready_dispatched);
+	return rq;
+}
+
+static struct request *xb_dispatch_request(struct blk_mq_hw_ctx *hctx)
+{
+	struct xb_data *xbd = xb_of(hctx->queue);
+	bool serialize = READ_ONCE(xbd->serialize_dispatch);
+	struct request *rq;
+	unsigned long flags;
+	LIST_HEAD(free);
+	int batch, n;
+
+	if (serialize && (test_bit(XB_DISPATCHING, &xbd->run_state) ||
+			  test_and_set_bit_lock(XB_DISPATCHING, &xbd->run_state))) {
+		this_cpu_inc(xbd->pcpu->dispatch_skipped);
+		return NULL;
+	}
+
+	rq = xb_ready_pop(xbd);
+	if (rq)
+		goto out;
+
+	spin_lock_irqsave(&xbd->lock, flags);
+	xb_drain_deferred(xbd, &free, ktime_get_ns());
+	rq = xb_pick(xbd);
+	batch = READ_ONCE(xbd->dispatch_batch);
+	if (rq && batch > 1) {
+		LIST_HEAD(more);
+		struct request *next;
+
+		for (n = 1; n < batch; n++) {
+			next = xb_pick(xbd);
+			if (!next)
+				break;
+			list_add_tail(&next->queuelist, &more);
+		}
+		if (!list_empty(&more)) {
+			spin_lock(&xbd->ready_lock);
+			list_splice_tail(&more, &xbd->ready);
+			spin_unlock(&xbd->ready_lock);
+		}
+	}
+	spin_unlock_irqrestore(&xbd->lock, flags);
+	xd_free_requests(&free);
+out:
+	if (serialize)
+		clear_bit_unlock(XB_DISPATCHING, &xbd->run_state);
+	return rq;
+}
+
+static bool xb_has_work(struct blk_mq_hw_ctx *hctx)
+{
+	struct xb_data *xbd = xb_of(hctx->queue);
+
+	return READ_ONCE(xbd->nr_queued) ||
+	       !list_empty_careful(&xbd->ready) ||
+	       !list_empty_careful(&xbd->ins_head) ||
+	       !list_empty_careful(&xbd->ins_tail);
+}
+
+/* The idle timer only makes blk-mq look at the queue again. */
+static enum hrtimer_restart xb_timer_fn(struct hrtimer *t)
+{
+	struct xb_data *xbd = container_of(t, struct xb_data, timer);
+
+	blk_mq_run_hw_queues(xbd->q, true);
+	return HRTIMER_NORESTART;
+}
+
+/* ---- merging --------------------------------------------------------- */
+
+static bool xb_bio_merge(struct request_queue *q, struct bio *bio,
+			 unsigned int nr_segs)
+{
+	struct xb_data *xbd = xb_of(q);
+	struct request *free = NULL;
+	unsigned long flags;
+	bool merged;
+
+	if (READ_ONCE(xbd->merge_skip)) {
+		if (!spin_trylock_irqsave(&xbd->lock, flags)) {
+			this_cpu_inc(xbd->pcpu->bio_merge_skipped);
+			return false;
+		}
+	} else {
+		spin_lock_irqsave(&xbd->lock, flags);
+	}
+	merged = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
+	spin_unlock_irqrestore(&xbd->lock, flags);
+
+	if (free)
+		blk_mq_free_request(free);
+	if (merged)
+		this_cpu_inc(xbd->pcpu->bio_merged);
+	return merged;
+}
+
+/* Merge only within the queue of the submitting task. */
+static bool xb_queue_is_current(struct xb_queue *xq, bool sync)
+{
+	struct task_struct *tsk = xb_owner();
+
+	return xq && xq->pid == tsk->pid && xq->sync == sync &&
+	       xq->start_time == tsk->start_time;
+}
+
+static bool xb_allow_merge(struct request_queue *q, struct request *rq,
+			   struct bio *bio)
+{
+	return xb_queue_is_current(xb_rq_queue(rq), op_is_sync(bio->bi_opf));
+}
+
+static int xb_request_merge(struct request_queue *q, struct request **rq,
+			    struct bio *bio)
+{
+	struct xb_data *xbd = xb_of(q);
+	sector_t end = bio_end_sector(bio);
+	bool sync = op_is_sync(bio->bi_opf);
+	struct xb_queue *xq;
+	struct request *cand;
+	u32 key = xb_hash_key(xb_owner()->pid, sync);
+
+	lockdep_assert_held(&xbd->lock);
+	/*
+	 * Only a queue with requests queued is of interest; those hold
+	 * references, so it stays allocated after hash_lock is dropped.
+	 */
+	spin_lock(&xbd->hash_lock);
+	hlist_for_each_entry(xq, &xbd->hash[key], hash)
+		if (xb_queue_is_current(xq, sync) && xq->queued)
+			break;
+	spin_unlock(&xbd->hash_lock);
+	if (!xq)
+		return ELEVATOR_NO_MERGE;
+	cand = elv_rb_find(&xq->sort, end);
+	if (cand && blk_rq_pos(cand) == end && elv_bio_merge_ok(cand, bio)) {
+		*rq = cand;
+		if (req_op(cand) == REQ_OP_DISCARD &&
+		    queue_max_discard_segments(q) > 1)
+			return ELEVATOR_DISCARD_MERGE;
+		return ELEVATOR_FRONT_MERGE;
+	}
+	return ELEVATOR_NO_MERGE;
+}
+
+static void xb_request_merged(struct request_queue *q, struct request *req,
+			      enum elv_merge type)
+{
+	struct xb_queue *xq = xb_rq_queue(req);
+
+	if (type == ELEVATOR_FRONT_MERGE && !RB_EMPTY_NODE(&req->rb_node)) {
+		elv_rb_del(&xq->sort, req);
+		elv_rb_add(&xq->sort, req);
+	}
+}
+
+static void xb_requests_merged(struct request_queue *q, struct request *req,
+			       struct request *next)
+{
+	struct xb_data *xbd = xb_of(q);
+	struct xb_queue *xq = xb_rq_queue(next);
+
+	lockdep_assert_held(&xbd->lock);
+	xbd->request_merged++;
+	/* The merged request inherits the earlier deadline. */
+	if (!list_empty(&req->queuelist) && !list_empty(&next->queuelist) &&
+	    xb_rq_queue(req) == xq &&
+	    time_before((unsigned long)next->fifo_time,
+			(unsigned long)req->fifo_time)) {
+		list_move(&req->queuelist, &next->queuelist);
+		req->fifo_time = next->fifo_time;
+	}
+	/* Only a request already queued here is in our structures. */
+	if (!((unsigned long)next->elv.priv[1] & XB_RQ_QUEUED))
+		return;
+	xb_del_rq(xbd, xq, next);
+	if (!xq->queued && xq->busy && xbd->in_service != xq) {
+		xb_deactivate(xbd, xq);
+		xq->vfinish = xq->vstart;	/* nothing was served */
+	}
+	xb_update_active(xbd, xq);
+}
+
+/* ---- request life cycle ------------------------------------------------- */
+
+static void xb_prepare_request(struct request *rq)
+{
+	struct xb_data *xbd = xb_of(rq->q);
+	struct xb_queue *xq;
+
+	xq = xb_find_get_queue(xbd, op_is_sync(rq->cmd_flags));
+	if (!xq) {
+		/* No memory or no process context: share one queue. */
+		this_cpu_inc(xbd->pcpu->queue_alloc_failed);
+		xq = &xbd->fallback;
+		xb_get_ref(xbd, xq);
+	}
+	rq->elv.priv[0] = xq;
+	rq->elv.priv[1] = NULL;
+}
+
+/* Adapt the injection limit from a completed request's service time. */
+static void xb_inject_feedback(struct xb_queue *xq, unsigned long state,
+			       u64 st)
+{
+	if (state & XB_RQ_ALONE) {
+		xq->base_st_ns = xq->base_st_ns ? (3 * xq->base_st_ns + st) / 4 : st;
+		/* With no injection allowed, probe again now and then. */
+		if (!xq->inject_limit && !(++xq->inject_probe % 64))
+			xq->inject_limit = 1;
+		return;
+	}
+	if (!(state & XB_RQ_SHARED) || !xq->base_st_ns)
+		return;
+	if (st <= xq->base_st_ns + xq->base_st_ns / 2) {
+		if (xq->inject_limit < XB_MAX_INJECT)
+			xq->inject_limit++;
+	} else if (xq->inject_limit) {
+		xq->inject_limit--;
+	}
+}
+
+static void xb_finish_request(struct request *rq)
+{
+	struct xb_queue *xq = xb_rq_queue(rq);
+	unsigned long state = (unsigned long)rq->elv.priv[1];
+	struct xb_data *xbd;
+	bool kick = false;
+	unsigned long flags;
+	u64 now;
+
+	/* Requests that bypassed the scheduler (flush, passthrough). */
+	if (!xq)
+		return;
+	xbd = xb_of(rq->q);
+	if (state & XB_RQ_DISPATCHED) {
+		now = ktime_get_ns();
+		spin_lock_irqsave(&xbd->lock, flags);
+		xq->inflight--;
+		xbd->inflight--;
+		xbd->completed[xq->cls]++;
+		if (xq->cls != XB_IDLE) {
+			xbd->nonidle_inflight--;
+			xbd->nonidle_done_ns = now;
+		}
+		xq->last_done_ns = now;
+		if (!(state & XB_RQ_INJECTED))
+			xb_inject_feedback(xq, state, now - rq->fifo_time);
+		xb_update_active(xbd, xq);
+		if (xbd->in_service == xq && !xq->queued && !xq->inflight) {
+			/* Idle for it, or give the device to the others. */
+			if (xb_should_idle(xbd, xq)) {
+				xbd->idling = true;
+				xbd->idle_armed++;
+				xbd->idle_deadline_ns = now + xb_idle_ns(xbd, xq);
+				xb_arm_timer(xbd, xbd->idle_deadline_ns);
+			} else {
+				xb_expire(xbd, xq, XB_EXP_EMPTY, now);
+			}
+			kick = xbd->nr_queued;
+		} else if (xbd->nr_queued && xbd->in_service &&
+			   !xbd->in_service->queued) {
+			/* Room for injection may have opened up. */
+			kick = true;
+		} else if (xbd->nr_queued && !xbd->in_service) {
+			kick = true;
+		}
+		spin_unlock_irqrestore(&xbd->lock, flags);
+		if (kick)
+			blk_mq_run_hw_queues(rq->q, true);
+	}
+	rq->elv.priv[0] = NULL;
+	xb_put_ref(xbd, xq);
+}
+
+/* Throttle async I/O and writes to async_depth tags (as xdeadline). */
+static void xb_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
+{
+	struct request_queue *q = data->q;
+
+	if (op_is_sync(opf) && !op_is_write(opf))
+		return;
+#if defined(XD_QUEUE_ASYNC_DEPTH)
+	data->shallow_depth = q->async_depth;
+#elif defined(XD_SHALLOW_DEPTH_PER_WORD)
+	{
+		struct sbitmap_queue *bt = &data->hctx->sched_tags->bitmap_tags;
+		unsigned int nrr = q->nr_requests;
+
+		data->shallow_depth = ((READ_ONCE(xb_of(q)->async_depth) <<
+					bt->sb.shift) + nrr - 1) / nrr;
+	}
+#else
+	data->shallow_depth = READ_ONCE(xb_of(q)->async_depth);
+#endif
+}
+
+#ifdef XD_DEPTH_UPDATED_TAKES_Q
+static void xb_depth_updated(struct request_queue *q)
+{
+	struct blk_mq_hw_ctx *hctx;
+	unsigned long i;
+
+	queue_for_each_hw_ctx(q, hctx, i)
+		sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags,
+						q->async_depth);
+}
+#else
+static void xb_depth_updated(struct blk_mq_hw_ctx *hctx)
+{
+	struct request_queue *q = hctx->queue;
+
+	WRITE_ONCE(xb_of(q)->async_depth, q->nr_requests);
+	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
+}
+
+static int xb_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
+{
+	xb_depth_updated(hctx);
+	return 0;
+}
+#endif
+
+/* ---- init / exit ------------------------------------------------------- */
+
+static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
+{
+	struct xb_data *xbd;
+	int c, i;
+
+	xbd = kzalloc_node(sizeof(*xbd), GFP_KERNEL, q->node);
+	if (!xbd)
+		return -ENOMEM;
+	xbd->pcpu = alloc_percpu(struct xb_pcpu_stats);
+	if (!xbd->pcpu) {
+		kfree(xbd);
+		return -ENOMEM;
+	}
+
+	spin_lock_init(&xbd->lock);
+	spin_lock_init(&xbd->ready_lock);
+	spin_lock_init(&xbd->insert_lock);
+	spin_lock_init(&xbd->hash_lock);
+	INIT_LIST_HEAD(&xbd->dispatch);
+	INIT_LIST_HEAD(&xbd->ready);
+	INIT_LIST_HEAD(&xbd->ins_head);
+	INIT_LIST_HEAD(&xbd->ins_tail);
+	INIT_LIST_HEAD(&xbd->lru);
+	INIT_LIST_HEAD(&xbd->linger);
+	for (i = 0; i < ARRAY_SIZE(xbd->hash); i++)
+		INIT_HLIST_HEAD(&xbd->hash[i]);
+	for (c = 0; c < XB_NR_CLASS; c++) {
+		xbd->cls[c].elig = RB_ROOT;
+		xbd->cls[c].pend = RB_ROOT;
+	}
+	xbd->q = q;
+	xbd->rotational = xd_queue_rotational(q);
+	xb_init_queue(xbd, &xbd->fallback, 0, 0, true);
+	xbd->fallback.ref = 1;	/* never on the LRU, never freed */
+	xd_hrtimer_setup(&xbd->timer, xb_timer_fn, CLOCK_MONOTONIC,
+			 HRTIMER_MODE_ABS);
+
+	xbd->auto_max_budget = XB_DEF_MAX_BUDGET;
+	xbd->slice_idle_ns = XB_SLICE_IDLE_NS;
+	xbd->low_latency = 1;
+	xbd->timeout_ms = XB_TIMEOUT_MS;
+	xbd->back_seek_max = XB_BACK_SEEK_MAX;
+	xbd->back_seek_penalty = XB_BACK_SEEK_PENALTY;
+	xbd->fifo_expire[1] = XB_FIFO_SYNC_MS;
+	xbd->fifo_expire[0] = XB_FIFO_ASYNC_MS;
+	xbd->idle_class_delay_ms = XB_IDLE_CLASS_DELAY_MS;
+	xbd->wr_coeff = XB_WR_COEFF;
+	xbd->wr_max_time_ms = XB_WR_MAX_TIME_MS;
+	xbd->injection = 1;
+	xbd->async_depth = q->nr_requests;
+	xbd->serialize_dispatch = 1;
+	xbd->defer_insert = 1;
+	xbd->merge_skip = 1;
+	xbd->dispatch_batch = XB_DISPATCH_BATCH;
+
+	eq->elevator_data = xbd;
+	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
+	q->elevator = eq;
+#ifdef XD_QUEUE_ASYNC_DEPTH
+	q->async_depth = q->nr_requests;
+	xb_depth_updated(q);
+#endif
+	return 0;
+}
+
+#ifdef XD_INIT_SCHED_TAKES_EQ
+static int xb_init_sched(struct request_queue *q, struct elevator_queue *eq)
+{
+	return xb_init_data(q, eq);
+}
+#else
+static int xb_init_sched(struct request_queue *q, struct elevator_type *e)
+{
+	struct elevator_queue *eq;
+	int ret;
+
+	eq = elevator_alloc(q, e);
+	if (!eq)
+		return -ENOMEM;
+	ret = xb_init_data(q, eq);
+	if (ret)
+		kobject_put(&eq->kobj);
+	return ret;
+}
+#endif
+
+static void xb_exit_sched(struct elevator_queue *e)
+{
+	struct xb_data *xbd = e->elevator_data;
+	struct xb_queue *xq;
+	struct hlist_node *tmp;
+	unsigned long flags;
+	int i;
+
+	hrtimer_cancel(&xbd->timer);
+	/* The queue is frozen: every request has completed. */
+	spin_lock_irqsave(&xbd->lock, flags);
+	if (xbd->in_service)
+		xb_expire(xbd, xbd->in_service, XB_EXP_EMPTY, ktime_get_ns());
+	xb_linger_expire(xbd, 0, true);
+	WARN_ON_ONCE(xbd->nr_queued || xbd->inflight || xbd->nr_active);
+	WARN_ON_ONCE(!list_empty(&xbd->ready) || !list_empty(&xbd->dispatch) ||
+		     !list_empty(&xbd->ins_head) || !list_empty(&xbd->ins_tail));
+	spin_unlock_irqrestore(&xbd->lock, flags);
+	hrtimer_cancel(&xbd->timer);
+
+	for (i = 0; i < ARRAY_SIZE(xbd->hash); i++) {
+		hlist_for_each_entry_safe(xq, tmp, &xbd->hash[i], hash) {
+			WARN_ON_ONCE(xq->ref || xq->busy);
+			hlist_del(&xq->hash);
+			kfree(xq);
+		}
+	}
+	free_percpu(xbd->pcpu);
+	kfree(xbd);
+}
+
+/* ---- sysfs knobs ---------------------------------------------------------- */
+
+static ssize_t xb_show_int(char *page, long long val)
+{
+	return sysfs_emit(page, "%lld\n", val);
+}
+
+/* Parse a decimal in [min, max]; -EINVAL for anything else. */
+static int xb_parse(const char *page, int min, int max, int *out)
+{
+	int v;
+
+	if (kstrtoint(page, 10, &v) || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+#define XB_INT_KNOB(name, field, min, max)				\
+static ssize_t xb_##name##_show(struct elevator_queue *e, char *page)	\
+{									\
+	struct xb_data *xbd = e->elevator_data;				\
+									\
+	return xb_show_int(page, READ_ONCE(xbd->field));		\
+}									\
+static ssize_t xb_##name##_store(struct elevator_queue *e,		\
+				 const char *page, size_t count)	\
+{									\
+	struct xb_data *xbd = e->elevator_data;				\
+	int v, ret = xb_parse(page, min, max, &v);			\
+									\
+	if (ret)							\
+		return ret;						\
+	WRITE_ONCE(xbd->field, v);					\
+	return count;							\
+}
+
+XB_INT_KNOB(low_latency, low_latency, 0, 1)
+XB_INT_KNOB(timeout_sync, timeout_ms, 1, XB_MAX_MS)
+XB_INT_KNOB(max_budget, max_budget, 0, XB_MAX_BUDGET_LIMIT)
+XB_INT_KNOB(strict_guarantees, strict_guarantees, 0, 1)
+XB_INT_KNOB(back_seek_max, back_seek_max, 0, INT_MAX / 2)
+XB_INT_KNOB(back_seek_penalty, back_seek_penalty, 1, INT_MAX)
+XB_INT_KNOB(fifo_expire_sync, fifo_expire[1], 1, XB_MAX_MS)
+XB_INT_KNOB(fifo_expire_async, fifo_expire[0], 1, XB_MAX_MS)
+XB_INT_KNOB(idle_class_delay, idle_class_delay_ms, 0, XB_MAX_MS)
+XB_INT_KNOB(wr_coeff, wr_coeff, 2, 100)
+XB_INT_KNOB(wr_max_time, wr_max_time_ms, 1, XB_MAX_MS)
+XB_INT_KNOB(injection, injection, 0, 1)
+XB_INT_KNOB(serialize_dispatch, serialize_dispatch, 0, 1)
+XB_INT_KNOB(defer_insert, defer_insert, 0, 1)
+XB_INT_KNOB(merge_skip, merge_skip, 0, 1)
+XB_INT_KNOB(dispatch_batch, dispatch_batch, 1, XB_MAX_BATCH)
+#ifndef XD_QUEUE_ASYNC_DEPTH
+XB_INT_KNOB(async_depth, async_depth, 1, INT_MAX)
+#endif
+
+static ssize_t xb_slice_idle_show(struct elevator_queue *e, char *page)
+{
+	struct xb_data *xbd = e->elevator_data;
+
+	return xb_show_int(page, div_u64(READ_ONCE(xbd->slice_idle_ns),
+					 NSEC_PER_MSEC));
+}
+
+static ssize_t xb_slice_idle_store(struct elevator_queue *e,
+				   const char *page, size_t count)
+{
+	struct xb_data *xbd = e->elevator_data;
+	int v, ret = xb_parse(page, 0, XB_MAX_MS, &v);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(xbd->slice_idle_ns, (u64)v * NSEC_PER_MSEC);
+	return count;
+}
+
+static ssize_t xb_slice_idle_us_show(struct elevator_queue *e, char *page)
+{
+	struct xb_data *xbd = e->elevator_data;
+
+	return xb_show_int(page, div_u64(READ_ONCE(xbd->slice_idle_ns),
+					 NSEC_PER_USEC));
+}
+
+static ssize_t xb_slice_idle_us_store(struct elevator_queue *e,
+				      const char *page, size_t count)
+{
+	struct xb_data *xbd = e->elevator_data;
+	int v, ret = xb_parse(page, 0, INT_MAX, &v);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(xbd->slice_idle_ns, (u64)v * NSEC_PER_USEC);
+	return count;
+}
+
+#define XB_ATTR(name) \
+	__ATTR(name, 0644, xb_##name##_show, xb_##name##_store)
+
+static XD_ELV_ATTRS_CONST_QUAL struct elv_fs_entry xb_attrs[] = {
+	XB_ATTR(slice_idle),
+	XB_ATTR(slice_idle_us),
+	XB_ATTR(low_latency),
+	XB_ATTR(timeout_sync),
+	XB_ATTR(max_budget),
+	XB_ATTR(strict_guarantees),
+	XB_ATTR(back_seek_max),
+	XB_ATTR(back_seek_penalty),
+	XB_ATTR(fifo_expire_sync),
+	XB_ATTR(fifo_expire_async),
+	XB_ATTR(idle_class_delay),
+	XB_ATTR(wr_coeff),
+	XB_ATTR(wr_max_time),
+	XB_ATTR(injection),
+#ifndef XD_QUEUE_ASYNC_DEPTH
+	XB_ATTR(async_depth),
+#endif
+	XB_ATTR(serialize_dispatch),
+	XB_ATTR(defer_insert),
+	XB_ATTR(merge_skip),
+	XB_ATTR(dispatch_batch),
+	__ATTR_NULL
+};
+
+/* ---- debugfs counters ------------------------------------------------------- */
+
+static int xb_stats_show(void *data, struct seq_file *m)
+{
+	struct request_queue *q = data;
+	struct xb_data *xbd = xb_of(q);
+	struct xb_pcpu_stats sum = {};
+	u64 ins = 0, disp = 0, done = 0;
+	unsigned long flags;
+	int cpu, c;
+
+	for_each_possible_cpu(cpu) {
+		struct xb_pcpu_stats *s = per_cpu_ptr(xbd->pcpu, cpu);
+
+		sum.bio_merged += s->bio_merged;
+		sum.bio_merge_skipped += s->bio_merge_skipped;
+		sum.dispatch_skipped += s->dispatch_skipped;
+		sum.deferred += s->deferred;
+		sum.ready_dispatched += s->ready_dispatched;
+		sum.queue_alloc_failed += s->queue_alloc_failed;
+	}
+
+	spin_lock_irqsave(&xbd->lock, flags);
+	for (c = 0; c < XB_NR_CLASS; c++) {
+		seq_printf(m, "inserted_%s %llu\n", xb_class_name[c],
+			   xbd->inserted[c]);
+		seq_printf(m, "dispatched_%s %llu\n", xb_class_name[c],
+			   xbd->dispatched[c]);
+		seq_printf(m, "completed_%s %llu\n", xb_class_name[c],
+			   xbd->completed[c]);
+		ins += xbd->inserted[c];
+		disp += xbd->dispatched[c];
+		done += xbd->completed[c];
+	}
+	seq_printf(m, "inserted %llu\n", ins);
+	seq_printf(m, "dispatched %llu\n", disp);
+	seq_printf(m, "completed %llu\n", done);
+	seq_printf(m, "in_flight %u\n", xbd->inflight);
+	seq_printf(m, "queued %u\n", xbd->nr_queued);
+	seq_printf(m, "merged_bio %llu\n", sum.bio_merged);
+	seq_printf(m, "merged_insert %llu\n", xbd->insert_merged);
+	seq_printf(m, "merged_request %llu\n", xbd->request_merged);
+	for (c = 0; c < XB_NR_EXP; c++)
+		seq_printf(m, "expired_%s %llu\n", xb_exp_name[c],
+			   xbd->expired[c]);
+	seq_printf(m, "idle_armed %llu\n", xbd->idle_armed);
+	seq_printf(m, "injected %llu\n", xbd->injected);
+	seq_printf(m, "wr_interactive %llu\n", xbd->wr_interactive);
+	seq_printf(m, "wr_softrt %llu\n", xbd->wr_softrt);
+	seq_printf(m, "fifo_expired %llu\n", xbd->fifo_expired);
+	seq_printf(m, "back_seeks %llu\n", xbd->back_seeks);
+	seq_printf(m, "active_queues %u\n", xbd->nr_active);
+	seq_printf(m, "auto_max_budget %u\n", xbd->auto_max_budget);
+	seq_printf(m, "peak_rate %llu\n", xbd->peak_rate);
+	seq_printf(m, "merge_skipped %llu\n", sum.bio_merge_skipped);
+	seq_printf(m, "dispatch_skipped %llu\n", sum.dispatch_skipped);
+	seq_printf(m, "deferred %llu\n", sum.deferred);
+	seq_printf(m, "ready_dispatched %llu\n", sum.ready_dispatched);
+	seq_printf(m, "queue_alloc_failed %llu\n", sum.queue_alloc_failed);
+	spin_unlock_irqrestore(&xbd->lock, flags);
+
+	spin_lock_irqsave(&xbd->hash_lock, flags);
+	seq_printf(m, "queues %u\n", xbd->nr_queues);
+	seq_printf(m, "queues_created %llu\n", xbd->queues_created);
+	seq_printf(m, "queues_freed %llu\n", xbd->queues_freed);
+	seq_printf(m, "bursts_large %llu\n", xbd->bursts_large);
+	spin_unlock_irqrestore(&xbd->hash_lock, flags);
+	return 0;
+}
+
+/* One line per queue with its scheduling state. */
+static int xb_queues_show(void *data, struct seq_file *m)
+{
+	struct request_queue *q = data;
+	struct xb_data *xbd = xb_of(q);
+	struct xb_queue *xq;
+	unsigned long flags;
+	int c, i;
+
+	spin_lock_irqsave(&xbd->lock, flags);
+	for (c = 0; c < XB_NR_CLASS; c++)
+		seq_printf(m, "class %s vtime %llu wsum %llu vsum %llu busy %u\n",
+			   xb_class_name[c], xbd->cls[c].vtime,
+			   xbd->cls[c].wsum, xbd->cls[c].vsum,
+			   xbd->cls[c].nr_busy);
+	spin_lock(&xbd->hash_lock);
+	for (i = 0; i < ARRAY_SIZE(xbd->hash); i++) {
+		hlist_for_each_entry(xq, &xbd->hash[i], hash)
+			seq_printf(m,
+				   "pid %d %s %s/%u w %u wr %u busy %d svc %s S %llu F %llu budget %u queued %u inflight %u rqs %llu inj %llu ttime %llu limit %u\n",
+				   xq->pid, xq->sync ? "sync" : "async",
+				   xb_class_name[xq->cls], xq->level, xq->weight,
+				   xq->wr_coeff, xq->busy,
+				   xbd->in_service == xq ? "yes" : "no",
+				   xq->vstart, xq->vfinish, xq->budget,
+				   xq->queued, xq->inflight, xq->dispatched_rqs,
+				   xq->injected_rqs, xq->ttime_ns,
+				   xq->inject_limit);
+	}
+	spin_unlock(&xbd->hash_lock);
+	spin_unlock_irqrestore(&xbd->lock, flags);
+	return 0;
+}
+
+static const struct blk_mq_debugfs_attr xb_queue_debugfs[] = {
+	{ "stats", 0400, xb_stats_show },
+	{ "queues", 0400, xb_queues_show },
+	{},
+};
+
+static struct elevator_type xb_type = {
+	.ops = {
+		.depth_updated		= xb_depth_updated,
+#ifndef XD_DEPTH_UPDATED_TAKES_Q
+		.init_hctx		= xb_init_hctx,
+#endif
+		.limit_depth		= xb_limit_depth,
+		.insert_requests	= xb_insert_requests,
+		.dispatch_request	= xb_dispatch_request,
+		.prepare_request	= xb_prepare_request,
+		.finish_request		= xb_finish_request,
+		.next_request		= elv_rb_latter_request,
+		.former_request		= elv_rb_former_request,
+		.allow_merge		= xb_allow_merge,
+		.bio_merge		= xb_bio_merge,
+		.request_merge		= xb_request_merge,
+		.requests_merged	= xb_requests_merged,
+		.request_merged		= xb_request_merged,
+		.has_work		= xb_has_work,
+		.init_sched		= xb_init_sched,
+		.exit_sched		= xb_exit_sched,
+	},
+	.queue_debugfs_attrs	= xb_queue_debugfs,
+	.elevator_attrs		= xb_attrs,
+	.elevator_name		= XB_NAME,
+	.elevator_owner		= THIS_MODULE,
+};
+MODULE_ALIAS("xbfq-iosched");
+
+static int __init xb_init(void)
+{
+	return elv_register(&xb_type);
+}
+
+static void __exit xb_exit(void)
+{
+	elv_unregister(&xb_type);
+}
+
+module_init(xb_init);
+module_exit(xb_exit);
+
+MODULE_AUTHOR("schedctl developers");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Scalable proportional-share (BFQ-class) I/O scheduler");

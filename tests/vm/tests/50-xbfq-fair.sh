@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# Proportional share: two sequential readers on a slow device (1 ms per
+# request, one at a time) get bandwidth in the ratio of their weights:
+# BE level 0 weighs 800 and BE level 7 weighs 100 (8:1); equal levels 1:1.
+. /tests/lib.sh
+
+dev=$(nullb_create fair submit_queues=1 size=2048 irqmode=2 completion_nsec=1000000 hw_queue_depth=1)
+check "switch to xbfq" sched_set "$dev" xbfq
+# Weight raising deliberately departs from the weights (as in BFQ, whose
+# documentation says to turn low_latency off to control weights).
+echo 0 >"/sys/block/$dev/queue/iosched/low_latency"
+xb_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sched/stats"; }
+
+# pair LEVEL_A LEVEL_B: run both readers for 8 s; prints "KB_A KB_B".
+pair() {
+	fio --output=/tmp/fair.out --output-format=terse --terse-version=3 \
+		--name=a --filename="/dev/$dev" --rw=read --bs=64k --direct=1 \
+		--ioengine=psync --prioclass=2 --prio="$1" --offset=0 --size=1g \
+		--time_based --runtime=8 \
+		--name=b --filename="/dev/$dev" --rw=read --bs=64k --direct=1 \
+		--ioengine=psync --prioclass=2 --prio="$2" --offset=1g --size=1g \
+		--time_based --runtime=8 >/dev/null 2>&1
+	# terse v3: field 3 job name, field 6 KiB read
+	a=$(awk -F';' '$3 == "a" { print $6 }' /tmp/fair.out)
+	b=$(awk -F';' '$3 == "b" { print $6 }' /tmp/fair.out)
+	echo "${a:-0} ${b:-0}"
+}
+
+set -- $(pair 0 7)
+diag "BE0 read $1 KiB, BE7 read $2 KiB"
+cmp_ok "$2" -gt 0 "the light reader made progress"
+ratio=$(( $1 * 100 / ($2 + ($2 == 0)) ))
+diag "ratio x100: $ratio (weights 800:100, want 800 +- 20%)"
+cmp_ok "$ratio" -ge 640 "BE0:BE7 bandwidth at least 6.4:1"
+cmp_ok "$ratio" -le 960 "BE0:BE7 bandwidth at most 9.6:1"
+cmp_ok "$(xb_stat "$dev" idle_armed)" -gt 0 "the heavier queue was idled for"
+
+set -- $(pair 4 4)
+diag "BE4 read $1 KiB and $2 KiB"
+ratio=$(( $1 * 100 / ($2 + ($2 == 0)) ))
+diag "ratio x100: $ratio (equal weights, want 100 +- 10%)"
+cmp_ok "$ratio" -ge 90 "equal weights: at least 0.9:1"
+cmp_ok "$ratio" -le 110 "equal weights: at most 1.1:1"
+
+sed 's/^/# /' "/sys/kernel/debug/block/$dev/sched/stats"
+is "$(xb_stat "$dev" in_flight)" 0 "nothing left in flight"
+check "back to none" sched_set "$dev" none
+nullb_remove fair
+done_testing

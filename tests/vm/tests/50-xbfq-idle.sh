@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+# The IDLE class is served only while the other classes are idle.
+. /tests/lib.sh
+
+dev=$(nullb_create idlec submit_queues=1 size=1024 irqmode=2 completion_nsec=1000000 hw_queue_depth=1)
+check "switch to xbfq" sched_set "$dev" xbfq
+xb_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sched/stats"; }
+
+# A BE reader for 4 s and an IDLE reader for 7 s, started together: the
+# idle reader must get (almost) nothing while the BE reader runs, then the
+# whole device.
+fio --output=/tmp/idle.out --output-format=terse --terse-version=3 \
+	--name=be --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
+	--ioengine=psync --prioclass=2 --time_based --runtime=4 \
+	--name=idle --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
+	--ioengine=psync --prioclass=3 --time_based --runtime=7 \
+	--write_iops_log=/tmp/idle --log_avg_msec=500 >/dev/null 2>&1
+be=$(awk -F';' '$3 == "be" { print $8 }' /tmp/idle.out)
+diag "BE IOPS $be"
+cmp_ok "${be:-0}" -gt 0 "BE reader made progress"
+# iops log: msec, value, ... ; sum the idle reader's I/Os while BE ran
+# (the first 3.5 s) and after it stopped (from 4.5 s).
+during=$(awk -F', ' '$1 <= 3500 { s += $2 } END { print s + 0 }' /tmp/idle_iops.2.log 2>/dev/null)
+after=$(awk -F', ' '$1 >= 4500 { s += $2 } END { print s + 0 }' /tmp/idle_iops.2.log 2>/dev/null)
+diag "idle reader IOPS samples: during BE $during, after BE $after"
+cmp_ok "${during:-0}" -le $(( ${be:-0} / 20 + 5 )) "idle class (almost) starved while BE is busy"
+cmp_ok "${after:-0}" -gt 0 "idle class served once BE is idle"
+cmp_ok "$(xb_stat "$dev" completed_idle)" -gt 0 "requests counted as idle class"
+sed 's/^/# /' "/sys/kernel/debug/block/$dev/sched/stats"
+check "back to none" sched_set "$dev" none
+nullb_remove idlec
+done_testing

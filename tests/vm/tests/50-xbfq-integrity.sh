@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+# Data integrity under xbfq: fio writes with checksums and verifies them
+# under several knob settings, with mixed priorities; the counters must
+# balance afterwards.  Also the knobs: names, defaults, validation.
+. /tests/lib.sh
+
+dev=$(nullb_create xbint submit_queues=2 size=128 memory_backed=1 hw_queue_depth=16)
+check "switch to xbfq" sched_set "$dev" xbfq
+K=/sys/block/$dev/queue/iosched
+xb_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sched/stats"; }
+
+# BFQ-compatible defaults.
+for kv in slice_idle=8 slice_idle_us=8000 low_latency=1 timeout_sync=125 \
+	max_budget=0 strict_guarantees=0 back_seek_max=16384 back_seek_penalty=2 \
+	fifo_expire_sync=125 fifo_expire_async=250; do
+	is "$(cat "$K/${kv%%=*}" 2>/dev/null)" "${kv#*=}" "default ${kv%%=*}"
+done
+# Invalid values are refused and keep the old value.
+for kb in slice_idle=-1 low_latency=2 timeout_sync=0 strict_guarantees=x \
+	back_seek_penalty=0 dispatch_batch=0 dispatch_batch=257 wr_coeff=1 \
+	max_budget=-5 fifo_expire_sync=abc; do
+	old=$(cat "$K/${kb%%=*}")
+	check_fails "${kb%%=*} refuses '${kb#*=}'" sh -c "echo '${kb#*=}' > $K/${kb%%=*}"
+	is "$(cat "$K/${kb%%=*}")" "$old" "${kb%%=*} kept its value"
+done
+echo 3 >"$K/slice_idle"
+is "$(cat "$K/slice_idle_us")" 3000 "slice_idle and slice_idle_us agree"
+echo 8 >"$K/slice_idle"
+
+setting() {	# setting NAME KNOB=VALUE...: reset to defaults, then apply
+	for kv in serialize_dispatch=1 defer_insert=1 merge_skip=1 dispatch_batch=1 \
+		slice_idle=8 strict_guarantees=0 low_latency=1 injection=1 \
+		max_budget=0 "$@"; do
+		echo "${kv#*=}" >"$K/${kv%%=*}"
+	done
+	diag "setting $1: $*"
+}
+
+verify() {	# verify LABEL RW BS
+	check "$1: $2 bs=$3 verify, no errors" fio_run --name=v --filename="/dev/$dev" \
+		--rw="$2" --bs="$3" --direct=1 --ioengine=io_uring --iodepth=16 \
+		--numjobs=2 --offset_increment=32m --size=12m --verify=crc32c \
+		--verify_fatal=1 --do_verify=1 --group_reporting \
+		--name=v2 --filename="/dev/$dev" --rw="$2" --bs="$3" --direct=1 \
+		--ioengine=psync --offset=64m --size=8m --prioclass=1 \
+		--verify=crc32c --verify_fatal=1 --do_verify=1 \
+		--name=v3 --filename="/dev/$dev" --rw="$2" --bs="$3" --direct=1 \
+		--ioengine=psync --offset=96m --size=4m --prioclass=3 \
+		--verify=crc32c --verify_fatal=1 --do_verify=1
+}
+
+for s in "defaults" \
+	"unserialized serialize_dispatch=0 defer_insert=0 merge_skip=0" \
+	"batches dispatch_batch=16" \
+	"strict strict_guarantees=1 low_latency=0" \
+	"tiny-budgets max_budget=8 slice_idle=0 injection=0"; do
+	set -- $s
+	name=$1
+	shift
+	setting "$name" "$@"
+	verify "$name" randwrite 4k
+	verify "$name" write 16k
+done
+
+# Buffered writes go through the flusher's async queue.
+check "buffered write and read back" sh -c "dd if=/dev/urandom of=/tmp/pat bs=64k count=32 2>/dev/null &&
+	dd if=/tmp/pat of=/dev/$dev bs=64k seek=1000 2>/dev/null && sync &&
+	echo 3 > /proc/sys/vm/drop_caches &&
+	dd if=/dev/$dev of=/tmp/back bs=64k skip=1000 count=32 iflag=direct 2>/dev/null &&
+	cmp /tmp/pat /tmp/back"
+
+sed 's/^/# /' "/sys/kernel/debug/block/$dev/sched/stats"
+is "$(xb_stat "$dev" in_flight)" 0 "nothing left in flight"
+is "$(xb_stat "$dev" queued)" 0 "nothing left queued"
+is "$(xb_stat "$dev" dispatched)" "$(xb_stat "$dev" completed)" "dispatched equals completed"
+cmp_ok "$(xb_stat "$dev" merged_bio)" -gt 0 "sequential writes were merged"
+cmp_ok "$(xb_stat "$dev" ready_dispatched)" -gt 0 "the ready list (dispatch_batch) was used"
+cmp_ok "$(xb_stat "$dev" completed_rt)" -gt 0 "RT requests served"
+cmp_ok "$(xb_stat "$dev" completed_idle)" -gt 0 "IDLE requests served"
+cmp_ok "$(xb_stat "$dev" queues_created)" -ge 4 "one queue per process"
+check "back to none" sched_set "$dev" none
+nullb_remove xbint
+done_testing
