@@ -4,7 +4,8 @@
 # kernel label: busybox, a static fio, the guest test scripts, the kernel's
 # own configfs/null_blk/scsi_debug modules with their dependencies, and our
 # modules from MODULE_DIR (with a modules.dep and modules.alias so modprobe
-# and elevator autoloading work).  Also Debian 12's udevd (from
+# and elevator autoloading work; EXTRA_KMODS adds more of the kernel's
+# modules).  Also Debian 12's udevd (from
 # fetch-udev.sh), and GUEST_TREE: an installed tree (DESTDIR) of schedctl,
 # copied over the root; its programs get their shared libraries too.
 set -euo pipefail
@@ -117,7 +118,8 @@ add_module() {
 	done
 	order+=("$name")
 }
-for m in configfs null_blk scsi_debug sd_mod; do add_module "$m"; done
+# EXTRA_KMODS: more of the kernel's modules (drivers for emulated hardware).
+for m in configfs null_blk scsi_debug sd_mod ${EXTRA_KMODS:-}; do add_module "$m"; done
 # Crypto providers that library modules request by alias at init (6.1's
 # crc64-rocksoft asks for "crypto-crc64-rocksoft"); optional elsewhere.
 for m in crc64_rocksoft_generic crct10dif_generic; do

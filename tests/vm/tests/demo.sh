@@ -1,47 +1,58 @@
 # SPDX-License-Identifier: GPL-2.0
-# `make demo`: three null_blk devices that look like an NVMe SSD, an HDD and
-# an SMR drive, and xdeadline at work on them.  Not part of `make check`.
+# `make demo`: udevd and schedctl's rule classify an emulated NVMe SSD and
+# SATA HDD at boot (coldplug) and an SMR disk (simdisk, host-managed)
+# hotplugged later, and apply the shipped policy to each.  Not part of
+# `make check`.
 . /tests/lib.sh
 
-modprobe xdeadline
-nvme=$(nullb_create nvme0 submit_queues=4 size=256)
-hdd=$(nullb_create hdd0 submit_queues=1 size=256)
-echo 1 >"/sys/block/$hdd/queue/rotational" 2>/dev/null
-smr=$(nullb_create smr0 submit_queues=1 size=1024 zoned=1 zone_size=64 zone_nr_conv=1)
-echo 1 >"/sys/block/$smr/queue/rotational" 2>/dev/null
-
-show() {
-	d=$1
-	q=/sys/block/$d/queue
-	printf '# %-7s hw_queues=%-2s rotational=%s zoned=%-12s scheduler: %s\n' "$d" \
-		"$(ls /sys/block/$d/mq | grep -c "^[0-9]")" "$(cat $q/rotational)" \
-		"$(cat $q/zoned)" "$(cat $q/scheduler)"
+say() { sed 's/^/# /'; }
+wait_disk() {	# wait_disk NAME: up to 20 s for /sys/block/NAME
+	local i=0
+	while [ $i -lt 200 ] && [ ! -e "/sys/block/$1" ]; do sleep 0.1; i=$((i + 1)); done
+	[ -e "/sys/block/$1" ]
 }
-diag "== the kernel's choices"
-for d in $nvme $hdd $smr; do show "$d"; done
 
-sched_set "$hdd" xdeadline && echo 1 >"/sys/block/$hdd/queue/iosched/head_request"
-sched_set "$smr" xdeadline
-diag "== after choosing xdeadline for the HDD and SMR devices"
-for d in $nvme $hdd $smr; do show "$d"; done
-diag "xdeadline knobs on $smr:"
-for k in /sys/block/$smr/queue/iosched/*; do diag "  $(basename "$k") = $(cat "$k")"; done
+syslogd -O /tmp/syslog
+/lib/systemd/systemd-udevd --daemon --resolve-names=never
+diag "== boot: udev coldplug (udevadm trigger), the policy applied by 60-schedctl.rules"
+udevadm trigger --action=add --subsystem-match=pci
+udevadm settle -t 60
+udevadm trigger --action=add --subsystem-match=block
+udevadm settle -t 60
+nvme=$(ls /sys/block | grep '^nvme' | head -n1)
+hdd=$(ls /sys/block | grep '^sd' | head -n1)
+check "an NVMe SSD appeared ($nvme)" test -n "$nvme"
+check "a SATA HDD appeared ($hdd)" test -n "$hdd"
+schedctl list -o name,class,tran,model,rota,zoned,hwq,sched,policy | say
 
-diag "== 4 sequential writers on the SMR device (zoned_qd1_writes=1)"
-fio_run --name=smr --filename="/dev/$smr" --rw=write --bs=64k --direct=1 \
-	--ioengine=io_uring --iodepth=8 --numjobs=4 --offset_increment=64m \
-	--size=32m --zonemode=zbd --group_reporting
-grep -E 'WRITE:' /tmp/fio.out | sed 's/^ */# /'
-diag "xdeadline counters on $smr:"
-sed 's/^/#   /' "/sys/kernel/debug/block/$smr/sched/stats" | grep -E 'dispatched |completed |qd1|expired'
+diag "== hotplug: a host-managed SMR disk (simdisk) is added"
+modprobe simdisk zoned=1 capacity_gb=64 zone_size_mb=64 conv_zones=4
+wait_disk simdisk0
+udevadm settle -t 60
+check "an SMR disk appeared (simdisk0)" test -e /sys/block/simdisk0
+schedctl list -o name,class,tran,model,rota,zoned,hwq,sched,policy | say
 
-diag "== random 4k reads, 2 jobs, 3 s each: none vs mq-deadline vs xdeadline on $hdd"
-for s in none mq-deadline xdeadline; do
-	sched_set "$hdd" "$s"
-	fio_run --name=r --filename="/dev/$hdd" --rw=randread --bs=4k --direct=1 \
-		--ioengine=io_uring --iodepth=4 --numjobs=2 --time_based --runtime=3 \
-		--group_reporting
-	diag "  $s: $(grep -o 'IOPS=[^,]*' /tmp/fio.out | head -1)"
+for d in $nvme $hdd simdisk0; do
+	diag "== schedctl classify $d"
+	schedctl classify "$d" | say
 done
-ok "demo finished"
+diag "== schedctl get $hdd (knobs set by the [class:hdd] policy)"
+schedctl get "$hdd" | grep -E 'scheduler|head_request|read_expire' | say
+diag "== schedctl get simdisk0"
+schedctl get simdisk0 | grep -E 'scheduler|zoned' | say
+diag "== schedctl's messages in syslog (from udev)"
+grep schedctl /tmp/syslog | sed 's/^.*schedctl/schedctl/' | head -n 20 | say
+
+is "$(sched_current "$nvme")" none "NVMe SSD ($nvme): none"
+is "$(sched_current "$hdd")" xdeadline "SATA HDD ($hdd): xdeadline"
+is "$(knob "$hdd" head_request)" 1 "SATA HDD: head_request=1"
+is "$(sched_current simdisk0)" xdeadline "SMR disk: xdeadline"
+
+diag "== 4 sequential writers on the SMR disk through xdeadline"
+check "fio: 4 writers, one zone each" fio_run --name=smr --filename=/dev/simdisk0 \
+	--rw=write --bs=256k --direct=1 --ioengine=io_uring --iodepth=8 --numjobs=4 \
+	--offset=256m --offset_increment=128m --size=64m --zonemode=zbd --group_reporting
+grep -E 'WRITE:' /tmp/fio.out | sed 's/^ */# /'
+schedctl stats simdisk0 2>/dev/null | grep -E 'dispatched |completed |qd1' | say
+udevadm control --exit
 done_testing
