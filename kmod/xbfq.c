@@ -45,6 +45,7 @@
 
 #include "xd_compat.h"
 #include "xd_hrtimer.h"
+#include "schedctl_nl_kapi.h"
 
 #define XB_NAME "xbfq"
 
@@ -245,6 +246,8 @@ struct xb_data {
 	struct hrtimer timer;
 	struct xb_pcpu_stats __percpu *pcpu;
 	struct request_queue *q;
+	/* Registration with schedctl_nl (netlink stats and events). */
+	struct schedctl_inst nl;
 	bool rotational;
 
 	/* Tunables (sysfs), read locklessly with READ_ONCE(). */
@@ -1694,12 +1697,254 @@ static int xb_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
 }
 #endif
 
+/* ---- knobs and counters for sysfs, debugfs and netlink ---------------- */
+
+/* The knobs, in sysfs order. */
+enum xb_knob_id {
+	XB_K_SLICE_IDLE,
+	XB_K_SLICE_IDLE_US,
+	XB_K_LOW_LATENCY,
+	XB_K_TIMEOUT_SYNC,
+	XB_K_MAX_BUDGET,
+	XB_K_STRICT_GUARANTEES,
+	XB_K_BACK_SEEK_MAX,
+	XB_K_BACK_SEEK_PENALTY,
+	XB_K_FIFO_EXPIRE_SYNC,
+	XB_K_FIFO_EXPIRE_ASYNC,
+	XB_K_IDLE_CLASS_DELAY,
+	XB_K_WR_COEFF,
+	XB_K_WR_MAX_TIME,
+	XB_K_INJECTION,
+#ifndef XD_QUEUE_ASYNC_DEPTH
+	XB_K_ASYNC_DEPTH,
+#endif
+	XB_K_SERIALIZE_DISPATCH,
+	XB_K_DEFER_INSERT,
+	XB_K_MERGE_SKIP,
+	XB_K_DISPATCH_BATCH,
+	XB_K_NR
+};
+
+/*
+ * A knob is an int of struct xb_data, or (unit_ns != 0) a view of the u64
+ * nanoseconds slice_idle_ns in units of unit_ns: slice_idle (ms) and
+ * slice_idle_us share that field.  min and max are in the sysfs units.
+ */
+struct xb_knob {
+	const char *name;
+	size_t off;
+	int min, max;
+	u32 unit_ns;
+};
+
+#define XB_KNOB(id, kname, field, lo, hi)				\
+	[id] = { .name = kname, .off = offsetof(struct xb_data, field),	\
+		 .min = lo, .max = hi }
+#define XB_KNOB_NS(id, kname, lo, hi, unit)				\
+	[id] = { .name = kname,						\
+		 .off = offsetof(struct xb_data, slice_idle_ns),	\
+		 .min = lo, .max = hi, .unit_ns = unit }
+
+static const struct xb_knob xb_knobs[XB_K_NR] = {
+	XB_KNOB_NS(XB_K_SLICE_IDLE, "slice_idle", 0, XB_MAX_MS, NSEC_PER_MSEC),
+	XB_KNOB_NS(XB_K_SLICE_IDLE_US, "slice_idle_us", 0, INT_MAX,
+		   NSEC_PER_USEC),
+	XB_KNOB(XB_K_LOW_LATENCY, "low_latency", low_latency, 0, 1),
+	XB_KNOB(XB_K_TIMEOUT_SYNC, "timeout_sync", timeout_ms, 1, XB_MAX_MS),
+	XB_KNOB(XB_K_MAX_BUDGET, "max_budget", max_budget, 0,
+		XB_MAX_BUDGET_LIMIT),
+	XB_KNOB(XB_K_STRICT_GUARANTEES, "strict_guarantees",
+		strict_guarantees, 0, 1),
+	XB_KNOB(XB_K_BACK_SEEK_MAX, "back_seek_max", back_seek_max, 0,
+		INT_MAX / 2),
+	XB_KNOB(XB_K_BACK_SEEK_PENALTY, "back_seek_penalty",
+		back_seek_penalty, 1, INT_MAX),
+	XB_KNOB(XB_K_FIFO_EXPIRE_SYNC, "fifo_expire_sync", fifo_expire[1], 1,
+		XB_MAX_MS),
+	XB_KNOB(XB_K_FIFO_EXPIRE_ASYNC, "fifo_expire_async", fifo_expire[0],
+		1, XB_MAX_MS),
+	XB_KNOB(XB_K_IDLE_CLASS_DELAY, "idle_class_delay",
+		idle_class_delay_ms, 0, XB_MAX_MS),
+	XB_KNOB(XB_K_WR_COEFF, "wr_coeff", wr_coeff, 2, 100),
+	XB_KNOB(XB_K_WR_MAX_TIME, "wr_max_time", wr_max_time_ms, 1,
+		XB_MAX_MS),
+	XB_KNOB(XB_K_INJECTION, "injection", injection, 0, 1),
+#ifndef XD_QUEUE_ASYNC_DEPTH
+	XB_KNOB(XB_K_ASYNC_DEPTH, "async_depth", async_depth, 1, INT_MAX),
+#endif
+	XB_KNOB(XB_K_SERIALIZE_DISPATCH, "serialize_dispatch",
+		serialize_dispatch, 0, 1),
+	XB_KNOB(XB_K_DEFER_INSERT, "defer_insert", defer_insert, 0, 1),
+	XB_KNOB(XB_K_MERGE_SKIP, "merge_skip", merge_skip, 0, 1),
+	XB_KNOB(XB_K_DISPATCH_BATCH, "dispatch_batch", dispatch_batch, 1,
+		XB_MAX_BATCH),
+};
+
+/* schedctl_sched_ops wants the names alone; filled from xb_knobs. */
+static const char *xb_knob_names[XB_K_NR];
+
+static void *xb_knob_ptr(struct xb_data *xbd, unsigned int knob)
+{
+	return (char *)xbd + xb_knobs[knob].off;
+}
+
+/* The knob's value in its sysfs units. */
+static u64 xb_knob_get(void *priv, unsigned int knob)
+{
+	const struct xb_knob *k = &xb_knobs[knob];
+
+	if (k->unit_ns)
+		return div_u64(READ_ONCE(*(u64 *)xb_knob_ptr(priv, knob)),
+			       k->unit_ns);
+	return READ_ONCE(*(int *)xb_knob_ptr(priv, knob));
+}
+
+/* Process context, under schedctl_nl's mutex; no scheduler lock needed. */
+static int xb_knob_set(void *priv, unsigned int knob, u64 val,
+		       struct netlink_ext_ack *extack)
+{
+	const struct xb_knob *k = &xb_knobs[knob];
+
+	if (val < k->min || val > k->max) {
+		NL_SET_ERR_MSG(extack, "xbfq: value out of range");
+		return -EINVAL;
+	}
+	if (k->unit_ns)
+		WRITE_ONCE(*(u64 *)xb_knob_ptr(priv, knob), val * k->unit_ns);
+	else
+		WRITE_ONCE(*(int *)xb_knob_ptr(priv, knob), (int)val);
+	return 0;
+}
+
+/* The counters of debugfs sched/stats and of the netlink dump, in order. */
+enum xb_counter_id {
+	/* inserted, dispatched, completed; per class */
+	XB_C_PER_CLASS,
+	XB_C_INSERTED = XB_C_PER_CLASS + 3 * XB_NR_CLASS,
+	XB_C_DISPATCHED,
+	XB_C_COMPLETED,
+	XB_C_IN_FLIGHT,
+	XB_C_QUEUED,
+	XB_C_MERGED_BIO,
+	XB_C_MERGED_INSERT,
+	XB_C_MERGED_REQUEST,
+	XB_C_EXPIRED,
+	XB_C_IDLE_ARMED = XB_C_EXPIRED + XB_NR_EXP,
+	XB_C_INJECTED,
+	XB_C_WR_INTERACTIVE,
+	XB_C_WR_SOFTRT,
+	XB_C_FIFO_EXPIRED,
+	XB_C_BACK_SEEKS,
+	XB_C_ACTIVE_QUEUES,
+	XB_C_AUTO_MAX_BUDGET,
+	XB_C_PEAK_RATE,
+	XB_C_MERGE_SKIPPED,
+	XB_C_DISPATCH_SKIPPED,
+	XB_C_DEFERRED,
+	XB_C_READY_DISPATCHED,
+	XB_C_QUEUE_ALLOC_FAILED,
+	XB_C_QUEUES,
+	XB_C_QUEUES_CREATED,
+	XB_C_QUEUES_FREED,
+	XB_C_BURSTS_LARGE,
+	XB_C_NR
+};
+
+static const char *const xb_counter_names[XB_C_NR] = {
+	"inserted_rt", "dispatched_rt", "completed_rt",
+	"inserted_be", "dispatched_be", "completed_be",
+	"inserted_idle", "dispatched_idle", "completed_idle",
+	"inserted", "dispatched", "completed", "in_flight", "queued",
+	"merged_bio", "merged_insert", "merged_request",
+	"expired_budget", "expired_timeout", "expired_empty", "expired_idle",
+	"expired_preempt",
+	"idle_armed", "injected", "wr_interactive", "wr_softrt",
+	"fifo_expired", "back_seeks", "active_queues", "auto_max_budget",
+	"peak_rate", "merge_skipped", "dispatch_skipped", "deferred",
+	"ready_dispatched", "queue_alloc_failed",
+	"queues", "queues_created", "queues_freed", "bursts_large",
+};
+
+/* Sum the per-CPU counters, then read the locked ones. */
+static void xb_counters_get(void *priv, u64 *v)
+{
+	struct xb_data *xbd = priv;
+	struct xb_pcpu_stats sum = {};
+	unsigned long flags;
+	int cpu, c;
+
+	for_each_possible_cpu(cpu) {
+		struct xb_pcpu_stats *s = per_cpu_ptr(xbd->pcpu, cpu);
+
+		sum.bio_merged += s->bio_merged;
+		sum.bio_merge_skipped += s->bio_merge_skipped;
+		sum.dispatch_skipped += s->dispatch_skipped;
+		sum.deferred += s->deferred;
+		sum.ready_dispatched += s->ready_dispatched;
+		sum.queue_alloc_failed += s->queue_alloc_failed;
+	}
+
+	memset(v, 0, XB_C_NR * sizeof(*v));
+	spin_lock_irqsave(&xbd->lock, flags);
+	for (c = 0; c < XB_NR_CLASS; c++) {
+		u64 *cv = &v[XB_C_PER_CLASS + 3 * c];
+
+		cv[0] = xbd->inserted[c];
+		cv[1] = xbd->dispatched[c];
+		cv[2] = xbd->completed[c];
+		v[XB_C_INSERTED] += cv[0];
+		v[XB_C_DISPATCHED] += cv[1];
+		v[XB_C_COMPLETED] += cv[2];
+	}
+	v[XB_C_IN_FLIGHT] = xbd->inflight;
+	v[XB_C_QUEUED] = xbd->nr_queued;
+	v[XB_C_MERGED_BIO] = sum.bio_merged;
+	v[XB_C_MERGED_INSERT] = xbd->insert_merged;
+	v[XB_C_MERGED_REQUEST] = xbd->request_merged;
+	for (c = 0; c < XB_NR_EXP; c++)
+		v[XB_C_EXPIRED + c] = xbd->expired[c];
+	v[XB_C_IDLE_ARMED] = xbd->idle_armed;
+	v[XB_C_INJECTED] = xbd->injected;
+	v[XB_C_WR_INTERACTIVE] = xbd->wr_interactive;
+	v[XB_C_WR_SOFTRT] = xbd->wr_softrt;
+	v[XB_C_FIFO_EXPIRED] = xbd->fifo_expired;
+	v[XB_C_BACK_SEEKS] = xbd->back_seeks;
+	v[XB_C_ACTIVE_QUEUES] = xbd->nr_active;
+	v[XB_C_AUTO_MAX_BUDGET] = xbd->auto_max_budget;
+	v[XB_C_PEAK_RATE] = xbd->peak_rate;
+	v[XB_C_MERGE_SKIPPED] = sum.bio_merge_skipped;
+	v[XB_C_DISPATCH_SKIPPED] = sum.dispatch_skipped;
+	v[XB_C_DEFERRED] = sum.deferred;
+	v[XB_C_READY_DISPATCHED] = sum.ready_dispatched;
+	v[XB_C_QUEUE_ALLOC_FAILED] = sum.queue_alloc_failed;
+	spin_unlock_irqrestore(&xbd->lock, flags);
+
+	spin_lock_irqsave(&xbd->hash_lock, flags);
+	v[XB_C_QUEUES] = xbd->nr_queues;
+	v[XB_C_QUEUES_CREATED] = xbd->queues_created;
+	v[XB_C_QUEUES_FREED] = xbd->queues_freed;
+	v[XB_C_BURSTS_LARGE] = xbd->bursts_large;
+	spin_unlock_irqrestore(&xbd->hash_lock, flags);
+}
+
+/* No derived state: no knob changes anything but its own value. */
+static const struct schedctl_sched_ops xb_nl_ops = {
+	.name		= XB_NAME,
+	.nr_knobs	= XB_K_NR,
+	.knob_names	= xb_knob_names,
+	.knob_get	= xb_knob_get,
+	.knob_set	= xb_knob_set,
+	.nr_counters	= XB_C_NR,
+	.counter_names	= xb_counter_names,
+	.counters_get	= xb_counters_get,
+};
+
 /* ---- init / exit ------------------------------------------------------- */
 
 static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 {
 	struct xb_data *xbd;
-	int c, i;
+	int c, i, ret;
 
 	xbd = kzalloc_node(sizeof(*xbd), GFP_KERNEL, q->node);
 	if (!xbd)
@@ -1751,6 +1996,13 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 	xbd->merge_skip = 1;
 	xbd->dispatch_batch = XB_DISPATCH_BATCH;
 
+	/* Last: from here on netlink readers see this instance. */
+	ret = schedctl_nl_register(&xbd->nl, &xb_nl_ops, q, xbd);
+	if (ret) {
+		free_percpu(xbd->pcpu);
+		kfree(xbd);
+		return ret;
+	}
 	eq->elevator_data = xbd;
 	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
 	q->elevator = eq;
@@ -1790,6 +2042,8 @@ static void xb_exit_sched(struct elevator_queue *e)
 	unsigned long flags;
 	int i;
 
+	/* First, so that no netlink reader sees the instance go away. */
+	schedctl_nl_unregister(&xbd->nl);
 	hrtimer_cancel(&xbd->timer);
 	/* The queue is frozen: every request has completed. */
 	spin_lock_irqsave(&xbd->lock, flags);
@@ -1815,100 +2069,60 @@ static void xb_exit_sched(struct elevator_queue *e)
 
 /* ---- sysfs knobs ---------------------------------------------------------- */
 
-static ssize_t xb_show_int(char *page, long long val)
+static ssize_t xb_knob_show(struct elevator_queue *e, unsigned int knob,
+			    char *page)
 {
-	return sysfs_emit(page, "%lld\n", val);
+	return sysfs_emit(page, "%llu\n", xb_knob_get(e->elevator_data, knob));
 }
 
-/* Parse a decimal in [min, max]; -EINVAL for anything else. */
-static int xb_parse(const char *page, int min, int max, int *out)
+/*
+ * A decimal int, then the knob's range check (netlink shares it); -EINVAL
+ * for anything else.  The change is announced on netlink.
+ */
+static ssize_t xb_knob_store(struct elevator_queue *e, unsigned int knob,
+			     const char *page, size_t count)
 {
-	int v;
+	struct xb_data *xbd = e->elevator_data;
+	int v, ret;
 
-	if (kstrtoint(page, 10, &v) || v < min || v > max)
+	if (kstrtoint(page, 10, &v) || v < 0)
 		return -EINVAL;
-	*out = v;
-	return 0;
+	ret = schedctl_nl_knob_write(&xbd->nl, knob, v);
+	return ret ? ret : count;
 }
 
-#define XB_INT_KNOB(name, field, min, max)				\
+#define XB_KNOB_ATTR(name, id)						\
 static ssize_t xb_##name##_show(struct elevator_queue *e, char *page)	\
 {									\
-	struct xb_data *xbd = e->elevator_data;				\
-									\
-	return xb_show_int(page, READ_ONCE(xbd->field));		\
+	return xb_knob_show(e, id, page);				\
 }									\
 static ssize_t xb_##name##_store(struct elevator_queue *e,		\
 				 const char *page, size_t count)	\
 {									\
-	struct xb_data *xbd = e->elevator_data;				\
-	int v, ret = xb_parse(page, min, max, &v);			\
-									\
-	if (ret)							\
-		return ret;						\
-	WRITE_ONCE(xbd->field, v);					\
-	return count;							\
+	return xb_knob_store(e, id, page, count);			\
 }
 
-XB_INT_KNOB(low_latency, low_latency, 0, 1)
-XB_INT_KNOB(timeout_sync, timeout_ms, 1, XB_MAX_MS)
-XB_INT_KNOB(max_budget, max_budget, 0, XB_MAX_BUDGET_LIMIT)
-XB_INT_KNOB(strict_guarantees, strict_guarantees, 0, 1)
-XB_INT_KNOB(back_seek_max, back_seek_max, 0, INT_MAX / 2)
-XB_INT_KNOB(back_seek_penalty, back_seek_penalty, 1, INT_MAX)
-XB_INT_KNOB(fifo_expire_sync, fifo_expire[1], 1, XB_MAX_MS)
-XB_INT_KNOB(fifo_expire_async, fifo_expire[0], 1, XB_MAX_MS)
-XB_INT_KNOB(idle_class_delay, idle_class_delay_ms, 0, XB_MAX_MS)
-XB_INT_KNOB(wr_coeff, wr_coeff, 2, 100)
-XB_INT_KNOB(wr_max_time, wr_max_time_ms, 1, XB_MAX_MS)
-XB_INT_KNOB(injection, injection, 0, 1)
-XB_INT_KNOB(serialize_dispatch, serialize_dispatch, 0, 1)
-XB_INT_KNOB(defer_insert, defer_insert, 0, 1)
-XB_INT_KNOB(merge_skip, merge_skip, 0, 1)
-XB_INT_KNOB(dispatch_batch, dispatch_batch, 1, XB_MAX_BATCH)
+XB_KNOB_ATTR(slice_idle, XB_K_SLICE_IDLE)
+XB_KNOB_ATTR(slice_idle_us, XB_K_SLICE_IDLE_US)
+XB_KNOB_ATTR(low_latency, XB_K_LOW_LATENCY)
+XB_KNOB_ATTR(timeout_sync, XB_K_TIMEOUT_SYNC)
+XB_KNOB_ATTR(max_budget, XB_K_MAX_BUDGET)
+XB_KNOB_ATTR(strict_guarantees, XB_K_STRICT_GUARANTEES)
+XB_KNOB_ATTR(back_seek_max, XB_K_BACK_SEEK_MAX)
+XB_KNOB_ATTR(back_seek_penalty, XB_K_BACK_SEEK_PENALTY)
+XB_KNOB_ATTR(fifo_expire_sync, XB_K_FIFO_EXPIRE_SYNC)
+XB_KNOB_ATTR(fifo_expire_async, XB_K_FIFO_EXPIRE_ASYNC)
+XB_KNOB_ATTR(idle_class_delay, XB_K_IDLE_CLASS_DELAY)
+XB_KNOB_ATTR(wr_coeff, XB_K_WR_COEFF)
+XB_KNOB_ATTR(wr_max_time, XB_K_WR_MAX_TIME)
+XB_KNOB_ATTR(injection, XB_K_INJECTION)
 #ifndef XD_QUEUE_ASYNC_DEPTH
-XB_INT_KNOB(async_depth, async_depth, 1, INT_MAX)
+XB_KNOB_ATTR(async_depth, XB_K_ASYNC_DEPTH)
 #endif
-
-static ssize_t xb_slice_idle_show(struct elevator_queue *e, char *page)
-{
-	struct xb_data *xbd = e->elevator_data;
-
-	return xb_show_int(page, div_u64(READ_ONCE(xbd->slice_idle_ns),
-					 NSEC_PER_MSEC));
-}
-
-static ssize_t xb_slice_idle_store(struct elevator_queue *e,
-				   const char *page, size_t count)
-{
-	struct xb_data *xbd = e->elevator_data;
-	int v, ret = xb_parse(page, 0, XB_MAX_MS, &v);
-
-	if (ret)
-		return ret;
-	WRITE_ONCE(xbd->slice_idle_ns, (u64)v * NSEC_PER_MSEC);
-	return count;
-}
-
-static ssize_t xb_slice_idle_us_show(struct elevator_queue *e, char *page)
-{
-	struct xb_data *xbd = e->elevator_data;
-
-	return xb_show_int(page, div_u64(READ_ONCE(xbd->slice_idle_ns),
-					 NSEC_PER_USEC));
-}
-
-static ssize_t xb_slice_idle_us_store(struct elevator_queue *e,
-				      const char *page, size_t count)
-{
-	struct xb_data *xbd = e->elevator_data;
-	int v, ret = xb_parse(page, 0, INT_MAX, &v);
-
-	if (ret)
-		return ret;
-	WRITE_ONCE(xbd->slice_idle_ns, (u64)v * NSEC_PER_USEC);
-	return count;
-}
+XB_KNOB_ATTR(serialize_dispatch, XB_K_SERIALIZE_DISPATCH)
+XB_KNOB_ATTR(defer_insert, XB_K_DEFER_INSERT)
+XB_KNOB_ATTR(merge_skip, XB_K_MERGE_SKIP)
+XB_KNOB_ATTR(dispatch_batch, XB_K_DISPATCH_BATCH)
 
 #define XB_ATTR(name) \
 	__ATTR(name, 0644, xb_##name##_show, xb_##name##_store)
@@ -1943,68 +2157,12 @@ static XD_ELV_ATTRS_CONST_QUAL struct elv_fs_entry xb_attrs[] = {
 static int xb_stats_show(void *data, struct seq_file *m)
 {
 	struct request_queue *q = data;
-	struct xb_data *xbd = xb_of(q);
-	struct xb_pcpu_stats sum = {};
-	u64 ins = 0, disp = 0, done = 0;
-	unsigned long flags;
-	int cpu, c;
+	u64 v[XB_C_NR];
+	int i;
 
-	for_each_possible_cpu(cpu) {
-		struct xb_pcpu_stats *s = per_cpu_ptr(xbd->pcpu, cpu);
-
-		sum.bio_merged += s->bio_merged;
-		sum.bio_merge_skipped += s->bio_merge_skipped;
-		sum.dispatch_skipped += s->dispatch_skipped;
-		sum.deferred += s->deferred;
-		sum.ready_dispatched += s->ready_dispatched;
-		sum.queue_alloc_failed += s->queue_alloc_failed;
-	}
-
-	spin_lock_irqsave(&xbd->lock, flags);
-	for (c = 0; c < XB_NR_CLASS; c++) {
-		seq_printf(m, "inserted_%s %llu\n", xb_class_name[c],
-			   xbd->inserted[c]);
-		seq_printf(m, "dispatched_%s %llu\n", xb_class_name[c],
-			   xbd->dispatched[c]);
-		seq_printf(m, "completed_%s %llu\n", xb_class_name[c],
-			   xbd->completed[c]);
-		ins += xbd->inserted[c];
-		disp += xbd->dispatched[c];
-		done += xbd->completed[c];
-	}
-	seq_printf(m, "inserted %llu\n", ins);
-	seq_printf(m, "dispatched %llu\n", disp);
-	seq_printf(m, "completed %llu\n", done);
-	seq_printf(m, "in_flight %u\n", xbd->inflight);
-	seq_printf(m, "queued %u\n", xbd->nr_queued);
-	seq_printf(m, "merged_bio %llu\n", sum.bio_merged);
-	seq_printf(m, "merged_insert %llu\n", xbd->insert_merged);
-	seq_printf(m, "merged_request %llu\n", xbd->request_merged);
-	for (c = 0; c < XB_NR_EXP; c++)
-		seq_printf(m, "expired_%s %llu\n", xb_exp_name[c],
-			   xbd->expired[c]);
-	seq_printf(m, "idle_armed %llu\n", xbd->idle_armed);
-	seq_printf(m, "injected %llu\n", xbd->injected);
-	seq_printf(m, "wr_interactive %llu\n", xbd->wr_interactive);
-	seq_printf(m, "wr_softrt %llu\n", xbd->wr_softrt);
-	seq_printf(m, "fifo_expired %llu\n", xbd->fifo_expired);
-	seq_printf(m, "back_seeks %llu\n", xbd->back_seeks);
-	seq_printf(m, "active_queues %u\n", xbd->nr_active);
-	seq_printf(m, "auto_max_budget %u\n", xbd->auto_max_budget);
-	seq_printf(m, "peak_rate %llu\n", xbd->peak_rate);
-	seq_printf(m, "merge_skipped %llu\n", sum.bio_merge_skipped);
-	seq_printf(m, "dispatch_skipped %llu\n", sum.dispatch_skipped);
-	seq_printf(m, "deferred %llu\n", sum.deferred);
-	seq_printf(m, "ready_dispatched %llu\n", sum.ready_dispatched);
-	seq_printf(m, "queue_alloc_failed %llu\n", sum.queue_alloc_failed);
-	spin_unlock_irqrestore(&xbd->lock, flags);
-
-	spin_lock_irqsave(&xbd->hash_lock, flags);
-	seq_printf(m, "queues %u\n", xbd->nr_queues);
-	seq_printf(m, "queues_created %llu\n", xbd->queues_created);
-	seq_printf(m, "queues_freed %llu\n", xbd->queues_freed);
-	seq_printf(m, "bursts_large %llu\n", xbd->bursts_large);
-	spin_unlock_irqrestore(&xbd->hash_lock, flags);
+	xb_counters_get(xb_of(q), v);
+	for (i = 0; i < XB_C_NR; i++)
+		seq_printf(m, "%s %llu\n", xb_counter_names[i], v[i]);
 	return 0;
 }
 
@@ -2079,6 +2237,10 @@ MODULE_ALIAS("xbfq-iosched");
 
 static int __init xb_init(void)
 {
+	int i;
+
+	for (i = 0; i < XB_K_NR; i++)
+		xb_knob_names[i] = xb_knobs[i].name;
 	return elv_register(&xb_type);
 }
 

@@ -28,5 +28,5 @@ diag "fio exit status $rc"
 check "fio saw no I/O or verify error" sh -c "grep -q 'err= 0' /tmp/sw.out && ! grep -q 'verify: bad' /tmp/sw.out"
 check "device idle afterwards" dd if="/dev/$dev" of=/dev/null bs=4k count=64 iflag=direct
 nullb_remove sw
-check "unload xbfq" modprobe -r xbfq
+check "unload xbfq" rmmod xbfq
 done_testing
