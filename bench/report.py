@@ -5,7 +5,8 @@ serial logs (bench/guest/bench.sh) into one JSON document with every run
 (the parsed values, fio's raw terse line, the scheduler's debugfs stats
 where it has them) and, per cell and scheduler,
 the medians and the ratios of median IOPS to `none` and `mq-deadline` of
-the same boot.  Exits 1 when a log holds no result or a run failed.
+the same boot; for simdisk cells also the medians of the model's figures
+and the ratios of median model-clock throughput (vs_*_model).  Exits 1 when a log holds no result or a run failed.
 The markdown table comes from bench/table.awk (shared with the bundle)."""
 import argparse
 import json
@@ -18,6 +19,10 @@ INT = {"rep", "jobs", "p50", "p99", "p999", "rios", "rmerges", "rsect",
 MEDIANS = ["iops", "kibps", "usr", "sys", "cpu_us_io", "sys_us_io", "p50",
            "p99", "p999", "merges", "rmerges", "wmerges", "avgkib"]
 REQUIRED = set(MEDIANS) | {"cell", "sched", "rep", "jobs"}
+# simdisk cells (hdd, smr) also carry the disk model's own figures.
+MODEL = ["model_mbps", "model_iops", "busy_pct", "seeks", "mean_seek_us",
+         "rot_us_cmd", "streamed_pct"]
+INT |= {"seeks", "mean_seek_us", "rot_us_cmd", "sd_cmds", "zone_errors"}
 
 
 def fields(text):
@@ -43,11 +48,11 @@ def convert(rec):
 def parse(path):
     boot = {"log": path, "meta": {}, "skipped": [], "errors": [], "garbled": 0,
             "complete": False, "runs": []}
-    terse, schedstat = {}, {}
+    terse, schedstat, diskstat = {}, {}, {}
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
-            m = re.search(r"BENCH-(BEGIN|RUN|TERSE|SCHEDSTAT|SKIP|ERROR|END)( .*)?$", line)
+            m = re.search(r"BENCH-(BEGIN|RUN|TERSE|SCHEDSTAT|DISKSTAT|SKIP|ERROR|END)( .*)?$", line)
             if not m:
                 continue
             kind, rest = m.group(1), (m.group(2) or "").strip()
@@ -63,10 +68,15 @@ def parse(path):
                 parts = rest.split(" ", 3)
                 if len(parts) == 4:
                     terse[tuple(parts[:3])] = parts[3]
-            elif kind == "SCHEDSTAT":
+            elif kind in ("SCHEDSTAT", "DISKSTAT"):
                 parts = rest.split(" ", 3)
                 if len(parts) == 4:
-                    schedstat[tuple(parts[:3])] = fields(parts[3])
+                    st = schedstat if kind == "SCHEDSTAT" else diskstat
+                    if kind == "DISKSTAT":
+                        toks = parts[3].split()
+                        st[tuple(parts[:3])] = dict(zip(toks[0::2], toks[1::2]))
+                    else:
+                        st[tuple(parts[:3])] = fields(parts[3])
             else:
                 rec = fields(rest)
                 rec = convert(rec) if REQUIRED <= rec.keys() else None
@@ -79,6 +89,8 @@ def parse(path):
         rec["fio_terse"] = terse.get(key)
         if key in schedstat:
             rec["sched_stats"] = schedstat[key]
+        if key in diskstat:
+            rec["disk_stats"] = diskstat[key]
     return boot
 
 
@@ -101,6 +113,15 @@ def summarize(runs):
             for base in ("none", "mq-deadline"):
                 b = med.get(base, {}).get("iops", 0)
                 row["vs_" + base] = round(m["iops"] / b, 4) if b else None
+            if all("model_mbps" in r for r in groups[(c, s)]):
+                mm = {k: statistics.median(r.get(k, 0) for r in groups[(c, s)]) for k in MODEL}
+                row["model_median"] = mm
+                tp = [r["model_mbps"] for r in groups[(c, s)]]
+                row["model_mbps_min"], row["model_mbps_max"] = min(tp), max(tp)
+                for base in ("none", "mq-deadline"):
+                    g = groups.get((c, base), [])
+                    b = statistics.median(r.get("model_mbps", 0) for r in g) if g else 0
+                    row["vs_" + base + "_model"] = round(mm["model_mbps"] / b, 4) if b else None
             rows.append(row)
     return rows
 

@@ -10,7 +10,10 @@
 #   SCHEDS="none mq-deadline kyber bfq xbfq xdeadline xdeadline:defer_insert=0"
 #                      schedulers; NAME:knob=val,knob=val is a variant;
 #                      ones the kernel lacks are skipped
-#   WORKLOADS="seed000 seed001 merge cpu"
+#   WORKLOADS="seed000 seed001 merge cpu"   also hdd and smr (simdisk, not
+#                      in the default list; docs/benchmarks.md "HDD and SMR")
+#   HDD_JOBS=16 HDD_NCQ=32 SMR_ZONES=3   jobs and NCQ depth of the hdd
+#                      cells, zones written per sequential smr run
 #   RUNTIME=3 REPEATS=3 RAMP=0   seconds per run, repeats, fio ramp_time
 #   JOBS=                        the "many jobs" count (default: vCPUs)
 #   VM_SMP=2 VM_MEM=2048 VM_ACCEL=tcg,thread=single   passed to run-vm.sh
@@ -36,11 +39,17 @@ initrd=$("$bench/mkinitrd.sh" "$label" "$out") || die "cannot build the benchmar
 nsched=$(echo $scheds | wc -w)
 nruns=$((nsched * repeats * (3 * $(echo " $workloads " | grep -c ' seed000 ') +
 	$(echo " $workloads " | grep -c ' seed001 ') +
-	2 * $(echo " $workloads " | grep -c ' merge ') + $(echo " $workloads " | grep -c ' cpu '))))
-timeout_s=${VM_TIMEOUT:-$((300 + nruns * (runtime + ramp + 8)))}
+	2 * $(echo " $workloads " | grep -c ' merge ') + $(echo " $workloads " | grep -c ' cpu ') +
+	4 * $(echo " $workloads " | grep -c ' hdd ') + 4 * $(echo " $workloads " | grep -c ' smr '))))
+# smr runs also wait for simdisk's write cache to drain: allow 10 s more each.
+nsmr=$((nsched * repeats * 4 * $(echo " $workloads " | grep -c ' smr ')))
+timeout_s=${VM_TIMEOUT:-$((300 + nruns * (runtime + ramp + 8) + nsmr * 10))}
 append="bench.scheds=$(echo $scheds | tr ' ' /) bench.workloads=$(echo $workloads | tr ' ' /)"
 append="$append bench.runtime=$runtime bench.repeats=$repeats bench.ramp=$ramp"
 [ -z "${JOBS:-}" ] || append="$append bench.jobs=$JOBS"
+[ -z "${HDD_JOBS:-}" ] || append="$append bench.hddjobs=$HDD_JOBS"
+[ -z "${HDD_NCQ:-}" ] || append="$append bench.hddncq=$HDD_NCQ"
+[ -z "${SMR_ZONES:-}" ] || append="$append bench.smrzones=$SMR_ZONES"
 msg "$label ($KREL): $nruns runs of ${runtime}s (timeout ${timeout_s}s); log $out/$label.log"
 VM_TIMEOUT=$timeout_s VM_APPEND="$append ${VM_APPEND:-}" \
 	"$VM_DIR/run-vm.sh" "$label" "$initrd" "$out/$label.log" bench >"$out/$label.tap"

@@ -4,6 +4,8 @@
 #  1. the parsers on a canned serial log (with console noise, a garbled
 #     line and a skipped scheduler): JSON medians and ratios, and the
 #     table (bench/testdata/canned.md);
+#  1b. the same for a canned simdisk (smr) log: the model-clock figures,
+#     ratios and table (bench/testdata/canned-simdisk.md);
 #  2. one tiny boot (1 s runs, 1 repeat, seed000 only, none + xdeadline +
 #     an absent scheduler that must be skipped): JSON rows with IOPS > 0
 #     for each scheduler and cell, and the table.
@@ -43,6 +45,26 @@ awk -f "$bench/table.awk" "$bench/testdata/canned.log" >"$out/canned.md"
 cmp -s "$out/canned.md" "$bench/testdata/canned.md"
 verdict $? "canned log: table.awk prints the expected table"
 diff "$bench/testdata/canned.md" "$out/canned.md" | sed 's/^/# /'
+
+# 1b. Canned simdisk log (an smr cell of a 7.x boot): the model's figures,
+# the disk's stats and the model-clock table.
+python3 "$bench/report.py" "$bench/testdata/canned-simdisk.log" --json "$out/canned-simdisk.json"
+verdict $? "report.py accepts the canned simdisk log"
+python3 - "$out/canned-simdisk.json" <<'EOF2'
+import json, sys
+b = json.load(open(sys.argv[1]))["boots"][0]
+rows = {(r["cell"], r["sched"]): r for r in b["summary"]}
+assert len(b["runs"]) == 6 and all(r["disk_stats"]["busy_ns"] for r in b["runs"]), b["runs"]
+assert b["runs"][0]["model_mbps"] == 81.429 and b["runs"][0]["seeks"] > 0, b["runs"][0]
+r = rows[("smr-randzone-z16", "xdeadline:queue.zoned_qd1_writes=0,zoned_qd1_writes=1")]
+assert r["model_median"]["model_mbps"] == 79.152 and r["vs_mq-deadline_model"] == 0.969, r
+assert rows[("smr-randzone-z16", "mq-deadline")]["vs_mq-deadline_model"] == 1.0
+EOF2
+verdict $? "canned simdisk log: model medians and model-clock ratios in the JSON"
+awk -f "$bench/table.awk" "$bench/testdata/canned-simdisk.log" >"$out/canned-simdisk.md"
+cmp -s "$out/canned-simdisk.md" "$bench/testdata/canned-simdisk.md"
+verdict $? "canned simdisk log: table.awk prints the model-clock table"
+diff "$bench/testdata/canned-simdisk.md" "$out/canned-simdisk.md" | sed 's/^/# /'
 
 # 2. One tiny boot.
 scheds="none xdeadline nosuch-sched"

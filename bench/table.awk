@@ -7,6 +7,8 @@
 # "spread" is (max - min) / median of a cell's IOPS: the run-to-run noise.
 # Ratios compare medians of IOPS (the same block size in a cell, so also
 # bandwidth) with `none` and `mq-deadline` in the same cell of the same boot.
+# Cells on simdisk (runs with model_mbps=...) get a second table on the
+# disk model's clock, with ratios of the model's MB/s.
 
 function kv(line, key,   n, i, f, p) {
 	n = split(line, f, " ")
@@ -64,15 +66,24 @@ function ratio(a, b) { return (b > 0) ? sprintf("%.2fx", a / b) : "-" }
 	n[k]++
 	nm = split("iops kibps sys cpu_us_io p99 merges avgkib", m, " ")
 	for (i = 1; i <= nm; i++) val[k, m[i]] = val[k, m[i]] " " kv($0, m[i])
+	if (kv($0, "model_mbps") != "") {
+		model[c] = 1
+		nm = split("model_mbps model_iops busy_pct mean_seek_us rot_us_cmd streamed_pct", m, " ")
+		for (i = 1; i <= nm; i++) val[k, m[i]] = val[k, m[i]] " " kv($0, m[i])
+	}
 	next
 }
 END {
 	printf "kernel %s, %s vCPUs, %s s per run, %s repeats interleaved; medians\n\n", \
 		kernel, cpus, runtime, repeats
+	for (ci = 1; ci <= nc; ci++) if (!(cells[ci] in model)) nplain++
+	if (nplain) {
 	print "| cell | scheduler | runs | IOPS | spread | MiB/s | vs none | vs mq-deadline | sys % | CPU us/IO | p99 us | merges | avg KiB |"
 	print "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	}
 	for (ci = 1; ci <= nc; ci++) {
 		c = cells[ci]
+		if (c in model) continue
 		base_none = median(val[c, "none", "iops"])
 		base_dl = median(val[c, "mq-deadline", "iops"])
 		for (si_ = 1; si_ <= ns; si_++) {
@@ -85,6 +96,36 @@ END {
 				ratio(iops, base_none), ratio(iops, base_dl), \
 				median(val[k, "sys"]), median(val[k, "cpu_us_io"]), \
 				(p99 > 0 ? sprintf("%d", p99) : "-"), si(median(val[k, "merges"])), \
+				median(val[k, "avgkib"])
+		}
+	}
+	# simdisk cells: the disk model's clock (media MB/s and commands/s
+	# over the time its actuator was busy); ratios of model MB/s.
+	first = 1
+	for (ci = 1; ci <= nc; ci++) {
+		c = cells[ci]
+		if (!(c in model)) continue
+		if (first) {
+			if (nplain) print ""
+			print "simdisk cells, model clock (MB/s = 10^6 B/s of media transfer over actuator busy time; ratios of model MB/s):"
+			print ""
+			print "| cell | scheduler | runs | model MB/s | spread | model IO/s | vs none | vs mq-deadline | busy % | mean seek us | rot wait us/cmd | streamed % | fio MiB/s | fio IOPS | p99 us | avg KiB |"
+			print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+			first = 0
+		}
+		base_none = median(val[c, "none", "model_mbps"])
+		base_dl = median(val[c, "mq-deadline", "model_mbps"])
+		for (si_ = 1; si_ <= ns; si_++) {
+			s = scheds[si_]; k = c SUBSEP s
+			if (!n[k]) continue
+			mb = median(val[k, "model_mbps"])
+			p99 = median(val[k, "p99"])
+			printf "| %s | %s | %d | %.2f | %s | %s | %s | %s | %.0f | %d | %d | %.0f | %.2f | %s | %s | %.1f |\n", \
+				c, s, n[k], mb, spread(val[k, "model_mbps"], mb), si(median(val[k, "model_iops"])), \
+				ratio(mb, base_none), ratio(mb, base_dl), median(val[k, "busy_pct"]), \
+				median(val[k, "mean_seek_us"]), median(val[k, "rot_us_cmd"]), \
+				median(val[k, "streamed_pct"]), median(val[k, "kibps"]) / 1024, \
+				si(median(val[k, "iops"])), (p99 > 0 ? sprintf("%d", p99) : "-"), \
 				median(val[k, "avgkib"])
 		}
 	}

@@ -4,10 +4,17 @@
 #
 # Settings come from the kernel command line (lists separated by "/"):
 #   bench.scheds=none/mq-deadline/xdeadline:defer_insert=0   schedulers;
-#       "NAME:knob=val,knob=val" is a variant: NAME with iosched knobs set
+#       "NAME:knob=val,knob=val" is a variant: NAME with iosched knobs set;
+#       "queue.ATTR=val" sets /sys/block/DEV/queue/ATTR instead
 #   bench.workloads=seed000/seed001/merge/cpu
 #   bench.runtime=SECONDS  bench.repeats=N  bench.ramp=SECONDS
 #   bench.jobs=N           "many jobs" count (default: the vCPU count)
+#   bench.hddjobs=N        jobs of the hdd cells (default 16, seed 004)
+#   bench.hddncq=N         the hdd disk's NCQ depth (default 32)
+#   bench.smrzones=N       zones written per sequential smr run (default 3)
+#   bench.workloads may also name hdd and smr (simdisk, tests/simdisk/):
+#   their runs add the model's figures (model_mbps=... busy_pct=...) to
+#   BENCH-RUN and print "BENCH-DISKSTAT cell sched rep <simdisk stats>".
 #
 # For every workload cell the schedulers run interleaved on one device
 # (A B C A B C ...).  Each run prints one line
@@ -24,6 +31,9 @@ repeats=3
 ramp=0
 ncpu=$(nproc)
 jobs=$ncpu
+hddjobs=16
+hddncq=32
+smrzones=3
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	bench.scheds=*) scheds=${arg#*=} ;;
@@ -32,6 +42,9 @@ for arg in $(cat /proc/cmdline); do
 	bench.repeats=*) repeats=${arg#*=} ;;
 	bench.ramp=*) ramp=${arg#*=} ;;
 	bench.jobs=*) jobs=${arg#*=} ;;
+	bench.hddjobs=*) hddjobs=${arg#*=} ;;
+	bench.hddncq=*) hddncq=${arg#*=} ;;
+	bench.smrzones=*) smrzones=${arg#*=} ;;
 	esac
 done
 scheds=$(echo "$scheds" | tr / ' ')
@@ -65,19 +78,76 @@ scheds=$avail
 [ -n "$scheds" ] && ok "schedulers available:$scheds" || not_ok "no scheduler available"
 
 # use DEV SCHED: switch DEV to SCHED ("name:knob=val,..."), set its knobs.
+# A knob "queue.ATTR=val" is a queue attribute (/sys/block/DEV/queue/ATTR,
+# e.g. 7.x's queue.zoned_qd1_writes), set before the scheduler's knobs and
+# put back to its previous value by the next use.
 # Writing the current scheduler's name is a no-op that would keep the
 # previous variant's knobs and counters, so detach it first.
+qrestore=
 use() {
 	local dev=$1 base=${2%%:*} kv
+	for kv in $qrestore; do
+		echo "${kv#*=}" >"/sys/block/$dev/queue/${kv%%=*}" 2>/dev/null
+	done
+	qrestore=
 	if [ "$base" != none ] && [ "$(sched_current "$dev")" = "$base" ]; then
 		sched_set "$dev" none || return 1
 	fi
 	sched_set "$dev" "$base" || return 1
 	case "$2" in *:*) ;; *) return 0 ;; esac
 	for kv in $(echo "${2#*:}" | tr , ' '); do
+		case "$kv" in
+		queue.*)
+			kv=${kv#queue.}
+			qrestore="$qrestore ${kv%%=*}=$(cat "/sys/block/$dev/queue/${kv%%=*}")"
+			echo "${kv#*=}" >"/sys/block/$dev/queue/${kv%%=*}" || return 1
+			;;
+		esac
+	done
+	for kv in $(echo "${2#*:}" | tr , ' '); do
+		case "$kv" in queue.*) continue ;; esac
 		echo "${kv#*=}" >"/sys/block/$dev/queue/iosched/${kv%%=*}" || return 1
 	done
 }
+
+# usable DEV SCHED: can this variant run on DEV?  A queue attribute the
+# kernel lacks, or none on a zoned disk before zone write plugging (6.10),
+# skips it (one BENCH-SKIP per variant and reason).
+skipped_once=
+usable() {
+	local dev=$1 s=$2 kv why=
+	for kv in $(echo "${s#*:}" | tr , ' '); do
+		case "$s:$kv" in
+		*:*:queue.*) kv=${kv#queue.}
+			[ -e "/sys/block/$dev/queue/${kv%%=*}" ] || why="no-queue-${kv%%=*}" ;;
+		esac
+	done
+	if [ "${s%%:*}" = none ] && [ "$(cat "/sys/block/$dev/queue/zoned")" != none ]; then
+		case "$(uname -r)" in 5.*|6.[0-9].*|6.[0-9]-*) why=zoned-before-6.10 ;; esac
+	fi
+	[ -z "$why" ] && return 0
+	case " $skipped_once " in *" $s/$why "*) ;; *)
+		skipped_once="$skipped_once $s/$why"
+		echo "BENCH-SKIP sched=$s reason=$why"
+		diag "$s on $dev: $why, skipped" ;;
+	esac
+	return 1
+}
+
+# simdisk's own statistics (model clock), where DEV is a simdisk.
+sdstat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/simdisk/$1/stats"; }
+sddrain() {	# wait (at most 60 s) until the write cache is destaged
+	local i=0
+	while [ "$(sdstat "$1" cache_used_sectors)" != 0 ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+uptime_cs() { awk '{ printf "%d", $1 * 100 }' /proc/uptime; }
+# fresh_mb: when set (zoned cells), each run writes from its own fresh
+# offset (fresh_next MiB, advanced by fresh_mb), so no zone is reset.
+fresh_mb=0
+fresh_next=0
 
 # devstat DEV: read-ios read-merges read-sectors write-ios write-merges write-sectors
 devstat() { awk '{ print $1, $2, $3, $5, $6, $7 }' "/sys/block/$1/stat"; }
@@ -93,10 +163,20 @@ run() {
 		return
 	fi
 	sync
+	local sd=/sys/kernel/debug/simdisk/$dev/stats model= t0 t1 off=
+	if [ "$fresh_mb" -gt 0 ]; then
+		off=--offset=${fresh_next}m
+		fresh_next=$((fresh_next + fresh_mb))
+	fi
+	if [ -e "$sd" ]; then
+		sddrain "$dev"
+		echo 0 >"$sd"
+	fi
 	before=$(devstat "$dev")
+	t0=$(uptime_cs)
 	if ! fio --output=/tmp/fio.out --output-format=terse --terse-version=3 \
 		--filename="/dev/$dev" --group_reporting=1 --time_based=1 \
-		--runtime="$runtime" --ramp_time="$ramp" --numjobs="$nj" --thread "$@" \
+		--runtime="$runtime" --ramp_time="$ramp" --numjobs="$nj" --thread "$@" $off \
 		>/tmp/fio.err 2>&1; then
 		fails=$((fails + 1))
 		echo "BENCH-ERROR cell=$cell sched=$sched rep=$rep what=fio"
@@ -104,6 +184,28 @@ run() {
 		return
 	fi
 	after=$(devstat "$dev")
+	if [ -e "$sd" ]; then
+		# The model clock: media sectors (reads, and writes or, with the
+		# write cache, its destages, waited for) over the time the
+		# actuator was busy; busy_pct is that time over the wall time of
+		# fio and the drain.
+		sddrain "$dev"
+		t1=$(uptime_cs)
+		model=$(awk -v wall_cs=$((t1 - t0)) '
+			NF == 2 { v[$1] = $2 }
+			END {
+				# with the write cache, writes reach the media as destages
+				sec = v["read_sectors"] + v["destage_sectors"]
+				if (!v["cache_writes"]) sec += v["write_sectors"]
+				b = v["busy_ns"]; c = v["commands"]
+				printf "model_mbps=%.3f model_iops=%.1f busy_pct=%.1f seeks=%d mean_seek_us=%d rot_us_cmd=%d streamed_pct=%.1f sd_cmds=%d zone_errors=%d", \
+					b ? sec * 512 * 1000 / b : 0, b ? c * 1e9 / b : 0, \
+					wall_cs ? b / 1e7 / wall_cs * 100 : 0, v["seeks"], v["mean_seek_us"], \
+					c ? v["rot_wait_ns"] / 1000 / c : 0, c ? v["streamed"] * 100 / c : 0, \
+					c, v["zone_write_errors"]
+			}' "$sd")
+		echo "BENCH-DISKSTAT $cell $sched $rep $(tr '\n' ' ' <"$sd")"
+	fi
 	line=$(grep '^3;' /tmp/fio.out | tail -n 1)
 	echo "BENCH-TERSE $cell $sched $rep $line"
 	# xdeadline's (and xbfq's) debugfs counters, reset by the switch.
@@ -111,7 +213,7 @@ run() {
 	[ ! -r "$st" ] || echo "BENCH-SCHEDSTAT $cell $sched $rep $(awk 'NF == 2 { printf "%s=%s ", $1, $2 }' "$st")"
 	# terse v3: 6-46 read, 47-87 write (iops 8/49, KiB/s 7/48, clat
 	# percentiles 18-37/59-78 as "P%=usec"), 88 usr%, 89 sys%.
-	echo "$line" | awk -F';' -v cell="$cell" -v sched="$sched" -v rep="$rep" -v nj="$nj" \
+	echo "$line" | awk -F';' -v cell="$cell" -v sched="$sched" -v rep="$rep" -v nj="$nj" -v model="$model" \
 		-v before="$before" -v after="$after" '
 	function pct(base, want,   i, kv) {
 		for (i = base; i < base + 20; i++) {
@@ -131,10 +233,11 @@ run() {
 		avgkib = ios ? (rsec + wsec) / 2 / ios : 0
 		cpu = iops ? (usr + sys) / 100 * nj * 1e6 / iops : 0
 		scpu = iops ? sys / 100 * nj * 1e6 / iops : 0
-		printf "BENCH-RUN cell=%s sched=%s rep=%s jobs=%s iops=%.0f kibps=%.0f usr=%.2f sys=%.2f cpu_us_io=%.3f sys_us_io=%.3f p50=%d p99=%d p999=%d rios=%d rmerges=%d rsect=%d wios=%d wmerges=%d wsect=%d merges=%d avgkib=%.2f\n", \
+		printf "BENCH-RUN cell=%s sched=%s rep=%s jobs=%s iops=%.0f kibps=%.0f usr=%.2f sys=%.2f cpu_us_io=%.3f sys_us_io=%.3f p50=%d p99=%d p999=%d rios=%d rmerges=%d rsect=%d wios=%d wmerges=%d wsect=%d merges=%d avgkib=%.2f%s\n", \
 			cell, sched, rep, nj, iops, kib, usr, sys, cpu, scpu, \
 			pct(rd, 50), pct(rd, 99), pct(rd, 99.9), \
-			rios, rmrg, rsec, wios, wmrg, wsec, rmrg + wmrg, avgkib
+			rios, rmrg, rsec, wios, wmrg, wsec, rmrg + wmrg, avgkib, \
+			(model != "" ? " " model : "")
 	}'
 }
 
@@ -142,8 +245,12 @@ run() {
 cell() {
 	local name=$1 dev=$2 nj=$3 rep=1 s
 	shift 3
+	local these=
+	for s in $scheds; do
+		usable "$dev" "$s" && these="$these $s"
+	done
 	while [ $rep -le "$repeats" ]; do
-		for s in $scheds; do
+		for s in $these; do
 			run "$name" "$dev" "$s" "$rep" "$nj" "$@"
 		done
 		rep=$((rep + 1))
@@ -198,6 +305,49 @@ for w in $workloads; do
 			--direct=1 --ioengine=io_uring --iodepth=1 --norandommap \
 			--percentile_list=50:99:99.9
 		nullb_remove cpu
+		;;
+	hdd)
+		# simdisk as a 7200 rpm CMR disk (no write cache, NCQ $hddncq).  Seed
+		# 004's job (psync, direct, 512 B, $hddjobs jobs at QD 1 each),
+		# every job on its own 16 GiB region, so the sequential streams
+		# interleave at the disk; then random 4 KiB reads over the whole
+		# disk (the reviewer's "sequential and random separately").
+		modprobe simdisk capacity_gb=1000 ncq_depth=$hddncq zero_reads=0 || {
+			echo "BENCH-ERROR cell=hdd what=modprobe-simdisk"; fails=$((fails + 1)); continue; }
+		hj=$hddjobs
+		seq="--ioengine=psync --direct=1 --bs=512 --size=16g --offset_increment=16g"
+		cell "hdd-seqread-j$hj" simdisk0 "$hj" --name=seqread --rw=read $seq
+		cell "hdd-seqwrite-j$hj" simdisk0 "$hj" --name=seqwrite --rw=write $seq
+		cell "hdd-mixed-j$hj" simdisk0 "$hj" --name=mixed --rw=rw --rwmixread=50 $seq
+		cell "hdd-randread-j$hj" simdisk0 "$hj" --name=randread --rw=randread \
+			--ioengine=psync --direct=1 --bs=4k --norandommap
+		rmmod simdisk
+		;;
+	smr)
+		# simdisk as a host-managed SMR disk with a write cache, as in
+		# the seed 002 calibration (docs/simdisk.md), smaller: 4 TB.
+		# 512 KiB commands (1 MiB unsplit zoned writes hit a kernel bug,
+		# docs/simdisk.md).  Every run writes fresh zones from its own
+		# offset (no resets) and stops after its data or RUNTIME.
+		modprobe simdisk zoned=1 capacity_gb=4000 zone_size_mb=256 conv_zones=0 \
+			ncq_depth=32 write_cache=1 cache_mb=64 zero_reads=0 max_io_kb=512 || {
+			echo "BENCH-ERROR cell=smr what=modprobe-simdisk"; fails=$((fails + 1)); continue; }
+		z=$smrzones
+		zb="--zonemode=zbd --direct=1 --ioengine=io_uring --bs=512k --time_based=0"
+		# Seed 002's first table: one sequential writer across zone
+		# boundaries, QD 1, 8 and 32.
+		fresh_mb=$(((z + 2) * 256))
+		for qd in 1 8 32; do
+			cell "smr-seqwrite-qd$qd" simdisk0 1 --name=seqw --rw=write $zb \
+				--iodepth=$qd --size=$(((z + 1) * 256))m --io_size=$((z * 256))m
+		done
+		# Its second table: 4 writers (QD 8 each) to randomly chosen
+		# zones among 16.
+		fresh_mb=$((17 * 256))
+		cell "smr-randzone-z16" simdisk0 4 --name=randz --rw=randwrite $zb \
+			--iodepth=8 --size=$((16 * 256))m --io_size=$((z * 64))m
+		fresh_mb=0
+		rmmod simdisk
 		;;
 	*)
 		echo "BENCH-ERROR cell=$w what=unknown-workload"
