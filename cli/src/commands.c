@@ -148,6 +148,18 @@ static void no_sched_note(const struct sc_device *d)
 	free(s);
 }
 
+/* "warning: udev rule also sets queue/scheduler (FILE:LINE)", once per run */
+static void warn_conflicts(void)
+{
+	char **v = NULL;
+	size_t n = 0;
+
+	sc_conflicts(&v, &n);
+	for (size_t i = 0; i < n; i++)
+		sc_warn("%s", v[i]);
+	sc_strv_free(v, n);
+}
+
 static int load_policy(const char *only, struct sc_policy *p)
 {
 	char err[1024];
@@ -551,6 +563,7 @@ int cmd_classify(int argc, char **argv)
 	rc = open_device(o.args[0], &d);
 	if (rc)
 		return rc;
+	warn_conflicts();
 	sc_classify(&d, &c);
 	rc = load_policy(o.config, &pol);
 	if (rc) {
@@ -606,21 +619,69 @@ out:
 
 /* ---- apply ----------------------------------------------------------- */
 
-static int apply_one(const char *name, const struct sc_policy *pol, const struct opts *o)
+struct done {			/* disks applied in this run */
+	char **v;
+	size_t n;
+};
+
+static bool done_has(const struct done *dn, const char *name)
+{
+	for (size_t i = 0; i < dn->n; i++)
+		if (!strcmp(dn->v[i], name))
+			return true;
+	return false;
+}
+
+static void done_add(struct done *dn, const char *name)
+{
+	char **nv = realloc(dn->v, (dn->n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return;
+	dn->v = nv;
+	if ((nv[dn->n] = strdup(name)))
+		dn->n++;
+}
+
+static int apply_one(const char *name, const struct sc_policy *pol, const struct opts *o,
+		     struct done *dn)
 {
 	struct sc_resolved res = { 0 };
 	struct sc_report rep = { 0 };
 	struct sc_device d;
 	struct sc_class c;
 	struct sc_req *req = NULL;
-	char *pname = NULL;
-	int rc;
+	char *pname = NULL, **mem = NULL;
+	size_t nmem = 0;
+	bool propagated = false;
+	int rc, worst = 0;
 
+	if (done_has(dn, name))
+		return 0;
+	done_add(dn, name);
 	rc = sc_device_load(name, &d);
 	if (rc) {
 		sc_device_free(&d);
 		sc_error("device %s went away", name);
 		return SC_EXIT_FAIL;
+	}
+	if (!d.has_sched) {
+		/* stacked: the policy goes to the disks that do the scheduling */
+		sc_device_members(name, &mem, &nmem);
+		if (nmem) {
+			char *s = join(mem, nmem, ", ");
+
+			if (!o->quiet)
+				sc_info("%s: no I/O scheduler; scheduling happens on %s", name,
+					s ? s : "");
+			free(s);
+			propagated = true;
+			for (size_t i = 0; i < nmem; i++) {
+				rc = apply_one(mem[i], pol, o, dn);
+				worst = rc > worst ? rc : worst;
+			}
+			rc = 0;
+		}
 	}
 	sc_classify(&d, &c);
 	if (sc_policy_resolve(pol, &d, c.name, &res) || !(pname = sc_resolved_name(&res))) {
@@ -633,7 +694,7 @@ static int apply_one(const char *name, const struct sc_policy *pol, const struct
 		goto out;
 	}
 	if (!d.has_sched && res.n == 1 && !strcmp(res.set[0].key, "scheduler")) {
-		if (!o->quiet)
+		if (!o->quiet && !propagated)
 			no_sched_note(&d);
 		goto out;
 	}
@@ -649,12 +710,13 @@ static int apply_one(const char *name, const struct sc_policy *pol, const struct
 	if (rc)
 		sc_error("%s", rep.err);
 out:
+	sc_strv_free(mem, nmem);
 	sc_report_free(&rep);
 	free(req);
 	free(pname);
 	sc_resolved_free(&res);
 	sc_device_free(&d);
-	return rc;
+	return rc > worst ? rc : worst;
 }
 
 int cmd_apply(int argc, char **argv)
@@ -673,6 +735,7 @@ int cmd_apply(int argc, char **argv)
 	struct sc_policy pol;
 	char (*names)[SC_NAME_MAX] = NULL, **all = NULL;
 	size_t n = 0, nall = 0;
+	struct done dn = { 0 };
 	int rc = 0, worst = 0;
 
 	parse_cmd(options, "[DEV...]",
@@ -687,6 +750,8 @@ int cmd_apply(int argc, char **argv)
 	rc = load_policy(o.config, &pol);
 	if (rc)
 		return rc;
+	if (o.dry_run && !o.udev)
+		warn_conflicts();
 	if (o.nargs) {
 		names = calloc((size_t)o.nargs, sizeof(*names));
 		for (int i = 0; names && i < o.nargs; i++) {
@@ -712,7 +777,7 @@ int cmd_apply(int argc, char **argv)
 			return worst;
 		}
 		for (size_t i = 0; i < n; i++) {
-			rc = apply_one(names[i], &pol, &o);
+			rc = apply_one(names[i], &pol, &o, &dn);
 			worst = rc > worst ? rc : worst;
 		}
 	} else {
@@ -728,12 +793,13 @@ int cmd_apply(int argc, char **argv)
 			if (empty)	/* unused loop devices and such; udev
 					 * sends "change" when they get media */
 				continue;
-			rc = apply_one(all[i], &pol, &o);
+			rc = apply_one(all[i], &pol, &o, &dn);
 			worst = rc > worst ? rc : worst;
 		}
 	}
 	free(names);
 	sc_strv_free(all, nall);
+	sc_strv_free(dn.v, dn.n);
 	sc_policy_free(&pol);
 	return worst;
 }

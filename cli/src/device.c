@@ -3,6 +3,7 @@
 #include "device.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -399,4 +400,275 @@ void sc_device_free(struct sc_device *d)
 int sc_device_list(char ***names, size_t *n)
 {
 	return sc_list_dir("/sys/block", names, n);
+}
+
+/* ---- members of stacked devices ---------------------------------------- */
+
+static bool strv_has(char **v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return true;
+	return false;
+}
+
+static bool disk_has_sched(const char *name)
+{
+	char *p = sc_qpath(name, "scheduler"), *line = NULL, *cur = NULL, **av = NULL;
+	size_t nav = 0;
+	bool has = false;
+
+	if (p && !sc_read(p, &line) && !sc_parse_sched_list(line, &cur, &av, &nav))
+		has = cur != NULL;
+	free(cur);
+	sc_strv_free(av, nav);
+	free(line);
+	free(p);
+	return has;
+}
+
+static void members_of(const char *name, char ***out, size_t *n, int depth)
+{
+	char **v = NULL, *p;
+	size_t nv = 0;
+
+	if (depth > 16 || asprintf(&p, "/sys/block/%s/slaves", name) < 0)
+		return;
+	if (!sc_list_dir(p, &v, &nv)) {
+		for (size_t i = 0; i < nv; i++) {
+			char disk[SC_NAME_MAX], part[SC_NAME_MAX];
+
+			if (sc_device_resolve(v[i], disk, part))
+				continue;
+			if (disk_has_sched(disk)) {
+				if (!strv_has(*out, *n, disk))
+					strv_push(out, n, disk, strlen(disk));
+			} else {
+				members_of(disk, out, n, depth + 1);	/* dm on md, ... */
+			}
+		}
+	}
+	sc_strv_free(v, nv);
+	free(p);
+}
+
+int sc_device_members(const char *name, char ***out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	members_of(name, out, n, 0);
+	return 0;
+}
+
+/* ---- other writers of queue/scheduler ---------------------------------- */
+
+static void conflict(char ***out, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void conflict(char ***out, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return;
+	strv_push(out, n, s, strlen(s));
+	free(s);
+}
+
+/* Next line of *pos (NUL-terminated in place); NULL at the end. */
+static char *next_line(char **pos)
+{
+	char *s = *pos, *e;
+
+	if (!s || !*s)
+		return NULL;
+	e = strchr(s, '\n');
+	if (e) {
+		*e = '\0';
+		*pos = e + 1;
+	} else {
+		*pos = s + strlen(s);
+	}
+	return s;
+}
+
+static const char *skip_ws(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+static void scan_udev_rules(char ***out, size_t *n)
+{
+	static const char *const dirs[] = {
+		"/etc/udev/rules.d", "/run/udev/rules.d", "/usr/lib/udev/rules.d",
+		"/lib/udev/rules.d", NULL,
+	};
+	char **seen = NULL;
+	size_t nseen = 0;
+
+	for (const char *const *d = dirs; *d; d++) {
+		char **v = NULL;
+		size_t nv = 0;
+
+		if (sc_list_dir(*d, &v, &nv))
+			continue;
+		for (size_t i = 0; i < nv; i++) {
+			size_t l = strlen(v[i]);
+			char *p, *text = NULL, *pos, *line;
+			int ln = 0;
+
+			/* udev reads *.rules; a name in an earlier dir masks later ones */
+			if (l < 7 || strcmp(v[i] + l - 6, ".rules") || strv_has(seen, nseen, v[i]))
+				continue;
+			strv_push(&seen, &nseen, v[i], l);
+			if (!strcmp(v[i], "60-schedctl.rules") ||
+			    asprintf(&p, "%s/%s", *d, v[i]) < 0)
+				continue;
+			if (!sc_read(p, &text)) {
+				pos = text;
+				while ((line = next_line(&pos))) {
+					ln++;
+					if (*skip_ws(line) != '#' && strstr(line, "queue/scheduler"))
+						conflict(out, n, "udev rule also sets queue/scheduler (%s:%d)",
+							 p, ln);
+				}
+			}
+			free(text);
+			free(p);
+		}
+		sc_strv_free(v, nv);
+	}
+	sc_strv_free(seen, nseen);
+}
+
+/* 1: elevator in [disk] (*line set), 0: no, -1: no such file */
+static int tuned_elevator(const char *file, int *line_no)
+{
+	char *text = NULL, *pos, *line;
+	bool disk = false;
+	int ln = 0, r = 0;
+
+	if (sc_read(file, &text))
+		return -1;
+	pos = text;
+	while ((line = next_line(&pos))) {
+		const char *s = skip_ws(line);
+
+		ln++;
+		if (*s == '[') {
+			disk = !strncmp(s, "[disk]", 6);
+		} else if (disk && !strncmp(s, "elevator", 8) &&
+			   *skip_ws(s + 8) == '=') {
+			*line_no = ln;
+			r = 1;
+			break;
+		}
+	}
+	free(text);
+	return r;
+}
+
+static void scan_tuned(char ***out, size_t *n)
+{
+	char *act = NULL, *save = NULL;
+
+	if (sc_read("/etc/tuned/active_profile", &act))
+		return;
+	for (char *prof = strtok_r(act, " \t\n", &save); prof; prof = strtok_r(NULL, " \t\n", &save)) {
+		static const char *const bases[] = { "/etc/tuned", "/usr/lib/tuned", NULL };
+		int found = -1, ln = 0;
+
+		if (strchr(prof, '/') || !strcmp(prof, "..") || !strcmp(prof, "."))
+			continue;
+		for (const char *const *b = bases; *b && found < 0; b++) {
+			char *f;
+
+			if (asprintf(&f, "%s/%s/tuned.conf", *b, prof) < 0)
+				continue;
+			found = tuned_elevator(f, &ln);
+			if (found > 0)
+				conflict(out, n, "tuned profile %s also sets queue/scheduler (%s:%d)",
+					 prof, f, ln);
+			free(f);
+		}
+		if (found < 0)
+			conflict(out, n,
+				 "tuned profile %s is active and may also set queue/scheduler "
+				 "(/etc/tuned/active_profile)", prof);
+	}
+	free(act);
+}
+
+static void scan_tlp_file(const char *file, char ***out, size_t *n)
+{
+	char *text = NULL, *pos, *line;
+	int ln = 0;
+
+	if (sc_read(file, &text))
+		return;
+	pos = text;
+	while ((line = next_line(&pos))) {
+		ln++;
+		if (!strncmp(skip_ws(line), "DISK_IOSCHED=", 13))
+			conflict(out, n, "TLP also sets queue/scheduler (%s:%d)", file, ln);
+	}
+	free(text);
+}
+
+static void scan_tlp(char ***out, size_t *n)
+{
+	char **v = NULL;
+	size_t nv = 0;
+
+	scan_tlp_file("/etc/tlp.conf", out, n);
+	if (sc_list_dir("/etc/tlp.d", &v, &nv))
+		return;
+	for (size_t i = 0; i < nv; i++) {
+		size_t l = strlen(v[i]);
+		char *p;
+
+		if (l > 5 && !strcmp(v[i] + l - 5, ".conf") &&
+		    asprintf(&p, "/etc/tlp.d/%s", v[i]) >= 0) {
+			scan_tlp_file(p, out, n);
+			free(p);
+		}
+	}
+	sc_strv_free(v, nv);
+}
+
+static void scan_saptune(char ***out, size_t *n)
+{
+	static const char *const state = "/var/lib/saptune/saved_state";
+	char **v = NULL, *text = NULL;
+	size_t nv = 0;
+	bool active = false;
+
+	if (sc_exists("/etc/sysconfig/saptune"))
+		conflict(out, n, "saptune also sets queue/scheduler (/etc/sysconfig/saptune)");
+	if (sc_is_dir(state))
+		active = !sc_list_dir(state, &v, &nv) && nv;
+	else
+		active = !sc_read(state, &text) && *text;
+	if (active)
+		conflict(out, n, "saptune also sets queue/scheduler (%s)", state);
+	sc_strv_free(v, nv);
+	free(text);
+}
+
+int sc_conflicts(char ***out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	scan_udev_rules(out, n);
+	scan_tuned(out, n);
+	scan_tlp(out, n);
+	scan_saptune(out, n);
+	return 0;
 }

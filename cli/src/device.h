@@ -56,4 +56,18 @@ int sc_parse_sched_list(const char *line, char **cur, char ***avail, size_t *n);
 char *sc_qpath(const char *dev, const char *attr);	/* /sys/block/D/queue/A */
 bool sc_device_gone(const char *dev);
 
+/*
+ * The disks with an I/O scheduler under a stacked (bio-based) device:
+ * slaves/ followed down through further stacked devices, partitions
+ * resolved to their disks, each disk once, in the order found.
+ */
+int sc_device_members(const char *name, char ***out, size_t *n);
+
+/*
+ * Other writers of queue/scheduler: udev rules other than
+ * 60-schedctl.rules, an active tuned profile, TLP, saptune.  One message
+ * per finding, "... also sets queue/scheduler (FILE:LINE)".
+ */
+int sc_conflicts(char ***out, size_t *n);
+
 #endif

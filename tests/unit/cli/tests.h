@@ -9,5 +9,6 @@ Suite *suite_classify(void);
 Suite *suite_apply(void);
 Suite *suite_shell(void);
 Suite *suite_stats(void);
+Suite *suite_stacked(void);
 
 #endif
