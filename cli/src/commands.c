@@ -173,18 +173,6 @@ static int load_policy(const char *only, struct sc_policy *p)
 	return 0;
 }
 
-static char *read_attr(const char *dev, const char *attr)
-{
-	char *p, *v = NULL;
-
-	if (asprintf(&p, "/sys/block/%s/%s", dev, attr) < 0)
-		return NULL;
-	if (sc_read(p, &v))
-		v = NULL;
-	free(p);
-	return v;
-}
-
 /* ---- list ---------------------------------------------------------- */
 
 enum { C_NAME, C_CLASS, C_TRAN, C_MODEL, C_ROTA, C_ZONED, C_HWQ, C_SCHED, C_AVAIL, C_POLICY, C_NCOLS };
@@ -282,7 +270,7 @@ int cmd_list(int argc, char **argv)
 		char *vals[C_NCOLS] = { 0 }, rota[16], hwq[16], *size;
 		const char *row[C_NCOLS];
 
-		size = read_attr(names[i], "size");
+		size = sc_block_attr(names[i], "size");
 		if (!o.all && size && !strcmp(size, "0")) {
 			free(size);
 			continue;
@@ -786,7 +774,7 @@ int cmd_apply(int argc, char **argv)
 			worst = SC_EXIT_FAIL;
 		}
 		for (size_t i = 0; i < nall; i++) {
-			char *size = read_attr(all[i], "size");
+			char *size = sc_block_attr(all[i], "size");
 			bool empty = size && !strcmp(size, "0");
 
 			free(size);

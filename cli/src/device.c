@@ -171,7 +171,7 @@ const char *sc_prop(const struct sc_device *d, const char *key)
 	return NULL;
 }
 
-static char *read_attr(const char *dev, const char *attr)
+char *sc_block_attr(const char *dev, const char *attr)
 {
 	char *p, *v = NULL;
 
@@ -185,7 +185,7 @@ static char *read_attr(const char *dev, const char *attr)
 
 static int read_int(const char *dev, const char *attr, int dflt)
 {
-	char *v = read_attr(dev, attr), *end;
+	char *v = sc_block_attr(dev, attr), *end;
 	long l;
 
 	if (!v)
@@ -216,7 +216,7 @@ static char *link_base(const char *dev, const char *attr)
 /* The driver name registered for the device's major, from /proc/devices. */
 static char *major_driver(const char *dev)
 {
-	char *devno = read_attr(dev, "dev"), *text = NULL, *line, *save = NULL;
+	char *devno = sc_block_attr(dev, "dev"), *text = NULL, *line, *save = NULL;
 	char *res = NULL;
 	bool block = false;
 	int major;
@@ -317,7 +317,7 @@ int sc_device_load(const char *name, struct sc_device *d)
 	if (sc_device_gone(name))
 		return -ENODEV;
 
-	s = read_attr(name, "queue/scheduler");
+	s = sc_block_attr(name, "queue/scheduler");
 	if (s) {
 		r = sc_parse_sched_list(s, &d->sched, &d->avail, &d->navail);
 		free(s);
@@ -332,7 +332,7 @@ int sc_device_load(const char *name, struct sc_device *d)
 	}
 	d->rotational = read_int(name, "queue/rotational", -1);
 	d->removable = read_int(name, "removable", 0);
-	s = read_attr(name, "queue/zoned");
+	s = sc_block_attr(name, "queue/zoned");
 	snprintf(d->zoned, sizeof(d->zoned), "%s", s ? s : "none");
 	free(s);
 	if (asprintf(&p, "/sys/block/%s/mq", name) >= 0) {
@@ -348,7 +348,7 @@ int sc_device_load(const char *name, struct sc_device *d)
 	d->driver = link_base(name, "device/driver");
 	d->subsystem = link_base(name, "device/subsystem");
 	d->major_name = major_driver(name);
-	d->dm_uuid = read_attr(name, "dm/uuid");
+	d->dm_uuid = sc_block_attr(name, "dm/uuid");
 	if (asprintf(&p, "/sys/block/%s/md", name) >= 0) {
 		d->md = sc_exists(p);
 		free(p);
@@ -358,7 +358,7 @@ int sc_device_load(const char *name, struct sc_device *d)
 		return r;
 
 	pv = sc_prop(d, "ID_MODEL");
-	d->model = pv ? strdup(pv) : read_attr(name, "device/model");
+	d->model = pv ? strdup(pv) : sc_block_attr(name, "device/model");
 	if (d->model) {	/* sysfs pads SCSI models with spaces */
 		size_t l = strlen(d->model);
 
@@ -372,9 +372,9 @@ int sc_device_load(const char *name, struct sc_device *d)
 	pv = sc_prop(d, "ID_WWN_WITH_EXTENSION");
 	if (!pv)
 		pv = sc_prop(d, "ID_WWN");
-	d->wwn = pv ? strdup(pv) : read_attr(name, "wwid");	/* NVMe */
+	d->wwn = pv ? strdup(pv) : sc_block_attr(name, "wwid");	/* NVMe */
 	if (!d->wwn)
-		d->wwn = read_attr(name, "device/wwid");		/* SCSI */
+		d->wwn = sc_block_attr(name, "device/wwid");		/* SCSI */
 	read_ids(d);
 	read_stacking(d);
 	return 0;

@@ -45,6 +45,8 @@ int sc_device_resolve(const char *arg, char name[SC_NAME_MAX], char part[SC_NAME
 int sc_device_load(const char *name, struct sc_device *d);
 void sc_device_free(struct sc_device *d);
 const char *sc_prop(const struct sc_device *d, const char *key);
+/* /sys/block/DEV/ATTR without its trailing newline; NULL if unreadable.  Caller frees. */
+char *sc_block_attr(const char *dev, const char *attr);
 
 /* All whole disks (entries of /sys/block), sorted. */
 int sc_device_list(char ***names, size_t *n);
