@@ -150,10 +150,16 @@ $S stats -J -i 0.5 -c 2 "$dev" >/tmp/iv.json
 is "$(grep -c '"stats"' /tmp/iv.json)" 2 "stats -J -i 0.5 -c 2: two JSON documents"
 check "with rates" grep -q '"rate": [0-9]*\.[0-9][0-9]' /tmp/iv.json
 wait $fio_pid
+# A fresh file: polling the last run's two reports would send SIGINT before
+# schedctl runs, while the background shell still ignores it.
+rm -f /tmp/iv.out
 $S stats -i 0.2 "$dev" >/tmp/iv.out 2>&1 &
 pid=$!
 i=0
-while [ "$(grep -c '^DEVICE' /tmp/iv.out)" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+while [ "$(cat /tmp/iv.out 2>/dev/null | grep -c '^DEVICE')" -lt 2 ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 kill -INT $pid
 wait $pid
 is "$?" 0 "stats --interval: SIGINT ends it with status 0"
