@@ -72,6 +72,19 @@ if [ -n "${selftest_label:-}" ]; then
 	rc=$?
 	grep -q '1 passed, 2 failed' "$out/selftest.tap" && [ $rc != 0 ]
 	verdict $? "harness: a failing guest assertion fails the run"
+	# ... and a hung test must cost that test, not the boot.
+	VM_APPEND="xd.test_timeout=5" VM_TIMEOUT=300 "$VM_DIR/run-vm.sh" "$selftest_label" \
+		"$out/initrd-$selftest_label.gz" "$out/selftest-hang.log" \
+		selftest-hang,selftest-after >"$out/selftest-hang.tap"
+	rc=$?
+	grep -q '^selftest-hang: not ok 9999 - selftest-hang: still running after 5 s' \
+		"$out/selftest-hang.tap" &&
+		grep -q '^not ok - selftest-hang exited with rc=137' "$out/selftest-hang.tap" &&
+		grep -q "^selftest-after: ok 1 - the hung test's processes are gone" \
+			"$out/selftest-hang.tap" &&
+		grep -q '^  # task .* \[S.*: sleep 4321' "$out/selftest-hang.tap" &&
+		grep -q ': 2 passed, 2 failed$' "$out/selftest-hang.tap" && [ $rc != 0 ]
+	verdict $? "harness: a hung guest test is killed after xd.test_timeout, with a diagnosis"
 fi
 
 # The KSRC= fallback must detect the same features as the BTF path.
