@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <netlink/netlink.h>
@@ -29,6 +30,11 @@
 
 /* Requests are retried this often when a dump was interrupted. */
 #define SC_NL_DUMP_TRIES 10
+/*
+ * The longest wait for a reply.  stats and monitor block SIGINT outside
+ * their waits, so a reply that never came would otherwise hang them.
+ */
+#define SC_NL_REPLY_TIMEOUT_S 10
 
 struct sc_nl {
 	struct nl_sock *sk;
@@ -255,6 +261,7 @@ static int not_found(char *err, size_t errlen)
 int sc_nl_open(struct sc_nl **out, bool events, char *err, size_t errlen)
 {
 	struct sc_nl *nl = calloc(1, sizeof(*nl));
+	struct timeval reply_timeout = { .tv_sec = SC_NL_REPLY_TIMEOUT_S };
 	int one = 1, r, grp, ctrl;
 
 	*out = NULL;
@@ -271,6 +278,8 @@ int sc_nl_open(struct sc_nl **out, bool events, char *err, size_t errlen)
 	}
 	/* the kernel's reasons with errors; harmless where unsupported */
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_SOCKET, SO_RCVTIMEO, &reply_timeout,
+		   sizeof(reply_timeout));
 	/* this autoloads schedctl_nl (module alias) where it can */
 	nl->family = genl_ctrl_resolve(nl->sk, SCHEDCTL_GENL_NAME);
 	if (nl->family < 0) {
@@ -493,6 +502,12 @@ static int get_once(struct sc_nl *nl, const char *dev, struct req *r, char *err,
 	while (!r->done) {
 		int n = nl_recvmsgs(nl->sk, cb);
 
+		if (n == -NLE_AGAIN && !r->done) {
+			snprintf(err, errlen, "no reply from the kernel within %d s",
+				 SC_NL_REPLY_TIMEOUT_S);
+			e = -ETIMEDOUT;
+			goto out;
+		}
 		if (n < 0 && !r->done) {
 			snprintf(err, errlen, "cannot read the netlink reply: %s", nl_err(n));
 			e = -EIO;
