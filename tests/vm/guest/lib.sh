@@ -70,3 +70,35 @@ xd_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sch
 
 # fio_run ARGS...: fio with terse errors; prints nothing on success.
 fio_run() { fio --output=/tmp/fio.out "$@" >/tmp/fio.err 2>&1 || { cat /tmp/fio.err /tmp/fio.out >&2; return 1; }; }
+
+# switch_stress SCHED: switch a null_blk device to SCHED and away (to none
+# and mq-deadline in turn) 200 times while fio writes and verifies on it;
+# checks every switch, that fio neither hung nor saw an error, and that the
+# device still serves I/O.  Removes the device; unloading SCHED is left to
+# the caller.
+switch_stress() {
+	local sched="$1" dev fio_pid n=0 fails=0 other
+	dev=$(nullb_create sw submit_queues=2 size=64 memory_backed=1)
+	rm -f /tmp/sw.out
+	fio --output=/tmp/sw.out --name=sw --filename="/dev/$dev" --rw=randrw --bs=4k \
+		--direct=1 --ioengine=io_uring --iodepth=16 --numjobs=2 --size=32m \
+		--offset_increment=32m --verify=crc32c --verify_fatal=1 --loops=1000 \
+		--time_based --runtime=300 >/dev/null 2>&1 &
+	fio_pid=$!
+	sleep 1
+	while [ $n -lt 200 ]; do
+		sched_set "$dev" "$sched" || fails=$((fails + 1))
+		other=none
+		[ $((n % 2)) = 0 ] || other=mq-deadline
+		sched_set "$dev" "$other" || fails=$((fails + 1))
+		n=$((n + 1))
+	done
+	is "$fails" 0 "200 round trips to $sched, every switch accepted"
+	check "fio still running (no hang)" kill -0 $fio_pid
+	kill -INT $fio_pid
+	wait $fio_pid
+	diag "fio exit status $?"
+	check "fio saw no I/O or verify error" sh -c "grep -q 'err= 0' /tmp/sw.out && ! grep -q 'verify: bad' /tmp/sw.out"
+	check "device idle afterwards" dd if="/dev/$dev" of=/dev/null bs=4k count=64 iflag=direct
+	nullb_remove sw
+}
