@@ -102,3 +102,37 @@ switch_stress() {
 	check "device idle afterwards" dd if="/dev/$dev" of=/dev/null bs=4k count=64 iflag=direct
 	nullb_remove sw
 }
+
+# integrity_verify DEV LABEL RW BS SIZE [FIO-ARGS...]: one check: two
+# io_uring jobs, 32m apart, write SIZE each of pattern RW in blocks of BS
+# with crc32c checksums and verify them; FIO-ARGS may add more jobs.
+integrity_verify() {
+	local dev="$1" label="$2" rw="$3" bs="$4" size="$5"
+	shift 5
+	check "$label: $rw bs=$bs verify, no errors" fio_run --name=v --filename="/dev/$dev" \
+		--rw="$rw" --bs="$bs" --direct=1 --ioengine=io_uring --iodepth=16 \
+		--numjobs=2 --offset_increment=32m --size="$size" --verify=crc32c \
+		--verify_fatal=1 --do_verify=1 --group_reporting "$@"
+}
+
+# integrity_settings DEV DEFAULTS SEQ_BS SETTING...: for each SETTING,
+# "NAME KNOB=VALUE...", reset DEV's iosched knobs to DEFAULTS (a list of
+# KNOB=VALUE), apply the setting's own, then call the caller's
+# `verify LABEL RW BS` for random 4k writes and for sequential (merging)
+# writes of SEQ_BS.
+integrity_settings() {
+	local dev="$1" defaults="$2" seq_bs="$3" s name kv
+	shift 3
+	for s in "$@"; do
+		# shellcheck disable=SC2086 # split the setting into its words
+		set -- $s
+		name=$1
+		shift
+		for kv in $defaults "$@"; do
+			echo "${kv#*=}" >"/sys/block/$dev/queue/iosched/${kv%%=*}"
+		done
+		diag "setting $name${*:+: $*}"
+		verify "$name" randwrite 4k
+		verify "$name" write "$seq_bs"
+	done
+}

@@ -6,35 +6,14 @@
 
 dev=$(nullb_create integ submit_queues=2 size=128 memory_backed=1 hw_queue_depth=16)
 check "switch to xdeadline" sched_set "$dev" xdeadline
-K=/sys/block/$dev/queue/iosched
-
-setting() {	# setting NAME KNOB=VALUE...: reset to defaults, then apply
-	for kv in serialize_dispatch=1 defer_insert=1 merge_skip=1 dispatch_batch=8 \
-		nr_sched_batch=0 head_request=0 fifo_batch=16 "$@"; do
-		echo "${kv#*=}" >"$K/${kv%%=*}"
-	done
-	diag "setting $1: $*"
-}
-
-verify() {	# verify LABEL RW BS
-	check "$1: $2 bs=$3 verify, no errors" fio_run --name=v --filename="/dev/$dev" \
-		--rw="$2" --bs="$3" --direct=1 --ioengine=io_uring --iodepth=16 \
-		--numjobs=2 --offset_increment=32m --size=16m --verify=crc32c \
-		--verify_fatal=1 --do_verify=1 --group_reporting
-}
-
-for s in "defaults" \
+verify() { integrity_verify "$dev" "$1" "$2" "$3" 16m; }
+integrity_settings "$dev" "serialize_dispatch=1 defer_insert=1 merge_skip=1 \
+	dispatch_batch=8 nr_sched_batch=0 head_request=0 fifo_batch=16" 4k \
+	"defaults" \
 	"unserialized serialize_dispatch=0 defer_insert=0 merge_skip=0 dispatch_batch=1" \
 	"round-of-1 nr_sched_batch=1" \
 	"c-look head_request=1 fifo_batch=1" \
-	"big-batches dispatch_batch=64 nr_sched_batch=3"; do
-	set -- $s
-	name=$1
-	shift
-	setting "$name" "$@"
-	verify "$name" randwrite 4k
-	verify "$name" write 4k
-done
+	"big-batches dispatch_batch=64 nr_sched_batch=3"
 
 is "$(xd_stat "$dev" in_flight)" 0 "nothing left in flight"
 is "$(xd_stat "$dev" dispatched)" "$(xd_stat "$dev" completed)" "dispatched equals completed"

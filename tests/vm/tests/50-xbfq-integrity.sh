@@ -27,20 +27,8 @@ echo 3 >"$K/slice_idle"
 is "$(cat "$K/slice_idle_us")" 3000 "slice_idle and slice_idle_us agree"
 echo 8 >"$K/slice_idle"
 
-setting() {	# setting NAME KNOB=VALUE...: reset to defaults, then apply
-	for kv in serialize_dispatch=1 defer_insert=1 merge_skip=1 dispatch_batch=1 \
-		slice_idle=8 strict_guarantees=0 low_latency=1 injection=1 \
-		max_budget=0 "$@"; do
-		echo "${kv#*=}" >"$K/${kv%%=*}"
-	done
-	diag "setting $1: $*"
-}
-
-verify() {	# verify LABEL RW BS
-	check "$1: $2 bs=$3 verify, no errors" fio_run --name=v --filename="/dev/$dev" \
-		--rw="$2" --bs="$3" --direct=1 --ioengine=io_uring --iodepth=16 \
-		--numjobs=2 --offset_increment=32m --size=12m --verify=crc32c \
-		--verify_fatal=1 --do_verify=1 --group_reporting \
+verify() {	# verify LABEL RW BS: with an RT and an IDLE job beside
+	integrity_verify "$dev" "$1" "$2" "$3" 12m \
 		--name=v2 --filename="/dev/$dev" --rw="$2" --bs="$3" --direct=1 \
 		--ioengine=psync --offset=64m --size=8m --prioclass=1 \
 		--verify=crc32c --verify_fatal=1 --do_verify=1 \
@@ -48,19 +36,14 @@ verify() {	# verify LABEL RW BS
 		--ioengine=psync --offset=96m --size=4m --prioclass=3 \
 		--verify=crc32c --verify_fatal=1 --do_verify=1
 }
-
-for s in "defaults" \
+integrity_settings "$dev" "serialize_dispatch=1 defer_insert=1 merge_skip=1 \
+	dispatch_batch=1 slice_idle=8 strict_guarantees=0 low_latency=1 \
+	injection=1 max_budget=0" 16k \
+	"defaults" \
 	"unserialized serialize_dispatch=0 defer_insert=0 merge_skip=0" \
 	"batches dispatch_batch=16" \
 	"strict strict_guarantees=1 low_latency=0" \
-	"tiny-budgets max_budget=8 slice_idle=0 injection=0"; do
-	set -- $s
-	name=$1
-	shift
-	setting "$name" "$@"
-	verify "$name" randwrite 4k
-	verify "$name" write 16k
-done
+	"tiny-budgets max_budget=8 slice_idle=0 injection=0"
 
 # Buffered writes go through the flusher's async queue.
 check "buffered write and read back" sh -c "dd if=/dev/urandom of=/tmp/pat bs=64k count=32 2>/dev/null &&
