@@ -27,6 +27,7 @@ ln -s busybox "$stage/bin/sh"
 cp "$fio" "$stage/usr/bin/fio"
 cp "$VM_DIR/guest/init" "$stage/init"
 cp "$VM_DIR/guest/lib.sh" "$stage/tests/lib.sh"
+cp "$VM_DIR/guest/netlink.sh" "$stage/tests/netlink.sh"
 cp "$VM_DIR"/tests/*.sh "$stage/tests/"
 [ -z "${EXTRA_GUEST_FILES:-}" ] || cp -a $EXTRA_GUEST_FILES "$stage/"
 

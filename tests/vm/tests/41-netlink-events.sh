@@ -3,35 +3,10 @@
 # knob writes through sysfs and netlink (old and new value; no event for an
 # unchanged or refused value) and the zoned QD1 state, in order.
 . /tests/lib.sh
-
-# nltest comes from GUEST_TREE (make -C tests/nltest install DESTDIR=...).
-command -v nltest >/dev/null || { not_ok "nltest in the guest (GUEST_TREE)"; done_testing; exit 1; }
-
-# monitor_start N: nltest monitor in the background, once it listens.
-monitor_start() {
-	rm -f /tmp/mon.out
-	nltest monitor "$1" 30 >/tmp/mon.out 2>&1 &
-	mon_pid=$!
-	i=0
-	while ! grep -q '^# listening' /tmp/mon.out && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
-monitor_check() {	# monitor_check EXPECTED-FILE DESC
-	wait $mon_pid
-	is "$?" 0 "$2: monitor saw every event"
-	grep -v '^#' /tmp/mon.out >/tmp/mon.events
-	if cmp -s "$1" /tmp/mon.events; then
-		ok "$2: events in order"
-	else
-		not_ok "$2: events in order"
-		diff "$1" /tmp/mon.events | sed 's/^/#   /'
-	fi
-}
+. /tests/netlink.sh
+need_nltest
 
 modprobe xdeadline
-iosched() { echo "$3" >"/sys/block/$1/queue/iosched/$2"; }
 
 dev=$(nullb_create ev submit_queues=1 size=64)
 sched_set "$dev" none

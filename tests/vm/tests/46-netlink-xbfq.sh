@@ -5,34 +5,8 @@
 # writes (sysfs and netlink; slice_idle and slice_idle_us are one field)
 # and detach arrive as events, in order.
 . /tests/lib.sh
-
-command -v nltest >/dev/null || { not_ok "nltest in the guest (GUEST_TREE)"; done_testing; exit 1; }
-
-nl() { awk -v d="$1" -v k="$2" -v n="$3" '$1 == d && $3 == k && $4 == n { print $5 }' /tmp/nl.dump; }
-nl_dump() { nltest dump >/tmp/nl.dump; }
-iosched() { echo "$3" >"/sys/block/$1/queue/iosched/$2"; }
-
-monitor_start() {
-	rm -f /tmp/mon.out
-	nltest monitor "$1" 30 >/tmp/mon.out 2>&1 &
-	mon_pid=$!
-	i=0
-	while ! grep -q '^# listening' /tmp/mon.out && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
-monitor_check() {	# monitor_check EXPECTED-FILE DESC
-	wait $mon_pid
-	is "$?" 0 "$2: monitor saw every event"
-	grep -v '^#' /tmp/mon.out >/tmp/mon.events
-	if cmp -s "$1" /tmp/mon.events; then
-		ok "$2: events in order"
-	else
-		not_ok "$2: events in order"
-		diff "$1" /tmp/mon.events | sed 's/^/#   /'
-	fi
-}
+. /tests/netlink.sh
+need_nltest
 
 # Start with no device on our schedulers (earlier tests may leave some).
 for f in /sys/block/*/queue/scheduler; do
@@ -50,50 +24,18 @@ is "$(wc -l </tmp/nl.dump)" 0 "no device listed before xbfq is attached"
 # Dump: scheduler, dev_t, knobs as sysfs, counters as debugfs.
 dev=$(nullb_create xbnl submit_queues=2 size=64)
 check "switch to xbfq" sched_set "$dev" xbfq
-check "dump" nl_dump
-is "$(awk '{ print $1 }' /tmp/nl.dump | sort -u)" "$dev" "dump lists exactly $dev"
-is "$(awk -v d="$dev" '$1 == d && $3 == "dev" { print $2 " " $4 }' /tmp/nl.dump)" \
-	"xbfq $(cat /sys/block/$dev/dev)" "scheduler xbfq and dev_t as in sysfs"
-n=0
-bad=
-for f in /sys/block/$dev/queue/iosched/*; do
-	n=$((n + 1))
-	[ "$(nl "$dev" knob "${f##*/}")" = "$(cat "$f")" ] || bad="$bad ${f##*/}"
-done
-is "$bad" "" "every sysfs knob in the dump with its value"
-is "$(grep -c " knob " /tmp/nl.dump)" "$n" "no knob in the dump that sysfs lacks"
+nl_check_dump "$dev" xbfq
 is "$(nl "$dev" knob slice_idle)" 8 "slice_idle default 8"
 is "$(nl "$dev" knob slice_idle_us)" 8000 "slice_idle_us default 8000"
-cp "/sys/kernel/debug/block/$dev/sched/stats" /tmp/xb.stats
-nl_dump
-bad=
-n=0
-while read -r name val; do
-	n=$((n + 1))
-	[ "$(nl "$dev" counter "$name")" = "$val" ] || bad="$bad $name"
-done </tmp/xb.stats
-is "$bad" "" "every debugfs counter in the dump with its value"
-is "$(grep -c " counter " /tmp/nl.dump)" "$n" "no counter in the dump that debugfs lacks"
 is "$(grep -c " state " /tmp/nl.dump)" 0 "xbfq has no states"
 nltest dump "$dev" >/tmp/nl.get
 check "GET of one device equals its dump" cmp /tmp/nl.get /tmp/nl.dump
 
-# Counters against fio: psync, one I/O at a time, so nothing merges.
+# Counters against fio's I/O count.
+nl_fio "$dev" inserted dispatched completed dispatched_be completed_be
+read -r r w </tmp/nl.rw
 for c in inserted dispatched completed dispatched_be completed_be; do
-	eval "b_$c=$(nl "$dev" counter $c)"
-done
-check "fio: 1024 random 4k I/Os, direct, read/write mix" \
-	fio_run --name=nl --filename="/dev/$dev" --rw=randrw --bs=4k --direct=1 \
-	--ioengine=psync --size=4m --randseed=42
-set -- $(sed -n 's/.*issued rwts: total=\([0-9]*\),\([0-9]*\),.*/\1 \2/p' /tmp/fio.out)
-r=${1:-0}
-w=${2:-0}
-diag "fio issued $r reads, $w writes"
-is "$((r + w))" 1024 "fio issued 1024 I/Os"
-nl_dump
-for c in inserted dispatched completed dispatched_be completed_be; do
-	eval "b=\$b_$c"
-	is "$(($(nl "$dev" counter $c) - b))" "$((r + w))" "$c moved by fio's I/O count"
+	is "$(nl_moved "$dev" "$c")" "$((r + w))" "$c moved by fio's I/O count"
 done
 is "$(nl "$dev" counter in_flight)" 0 "nothing in flight"
 is "$(nl "$dev" counter queued)" 0 "nothing queued"
