@@ -65,7 +65,8 @@ sched_current() { sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"
 # knob DEV NAME: read an iosched knob.
 knob() { cat "/sys/block/$1/queue/iosched/$2"; }
 
-# stat DEV NAME: one counter from xdeadline's debugfs stats.
+# xd_stat DEV NAME: one counter from the scheduler's debugfs stats
+# (xdeadline's or xbfq's).
 xd_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sched/stats"; }
 
 # fio_run ARGS...: fio with terse errors; prints nothing on success.
@@ -135,4 +136,14 @@ integrity_settings() {
 		verify "$name" randwrite 4k
 		verify "$name" write "$seq_bs"
 	done
+}
+
+# integrity_balance DEV: after integrity_settings, DEV's scheduler counters
+# (debugfs) balance: nothing in flight, every dispatched request completed;
+# and the sequential writes were merged and went through the ready list.
+integrity_balance() {
+	is "$(xd_stat "$1" in_flight)" 0 "nothing left in flight"
+	is "$(xd_stat "$1" dispatched)" "$(xd_stat "$1" completed)" "dispatched equals completed"
+	cmp_ok "$(xd_stat "$1" merged_bio)" -gt 0 "sequential writes were merged"
+	cmp_ok "$(xd_stat "$1" ready_dispatched)" -gt 0 "the ready list (dispatch_batch) was used"
 }

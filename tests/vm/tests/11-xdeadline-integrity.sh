@@ -15,10 +15,7 @@ integrity_settings "$dev" "serialize_dispatch=1 defer_insert=1 merge_skip=1 \
 	"c-look head_request=1 fifo_batch=1" \
 	"big-batches dispatch_batch=64 nr_sched_batch=3"
 
-is "$(xd_stat "$dev" in_flight)" 0 "nothing left in flight"
-is "$(xd_stat "$dev" dispatched)" "$(xd_stat "$dev" completed)" "dispatched equals completed"
-cmp_ok "$(xd_stat "$dev" merged_bio)" -gt 0 "sequential writes were merged"
-cmp_ok "$(xd_stat "$dev" ready_dispatched)" -gt 0 "the ready list (dispatch_batch) was used"
+integrity_balance "$dev"
 cmp_ok "$(xd_stat "$dev" nr_sched_batch_cuts)" -gt 0 "nr_sched_batch ended rounds"
 check "back to none" sched_set "$dev" none
 nullb_remove integ

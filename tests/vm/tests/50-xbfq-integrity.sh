@@ -7,7 +7,6 @@
 dev=$(nullb_create xbint submit_queues=2 size=128 memory_backed=1 hw_queue_depth=16)
 check "switch to xbfq" sched_set "$dev" xbfq
 K=/sys/block/$dev/queue/iosched
-xb_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sched/stats"; }
 
 # BFQ-compatible defaults.
 for kv in slice_idle=8 slice_idle_us=8000 low_latency=1 timeout_sync=125 \
@@ -53,14 +52,11 @@ check "buffered write and read back" sh -c "dd if=/dev/urandom of=/tmp/pat bs=64
 	cmp /tmp/pat /tmp/back"
 
 sed 's/^/# /' "/sys/kernel/debug/block/$dev/sched/stats"
-is "$(xb_stat "$dev" in_flight)" 0 "nothing left in flight"
-is "$(xb_stat "$dev" queued)" 0 "nothing left queued"
-is "$(xb_stat "$dev" dispatched)" "$(xb_stat "$dev" completed)" "dispatched equals completed"
-cmp_ok "$(xb_stat "$dev" merged_bio)" -gt 0 "sequential writes were merged"
-cmp_ok "$(xb_stat "$dev" ready_dispatched)" -gt 0 "the ready list (dispatch_batch) was used"
-cmp_ok "$(xb_stat "$dev" completed_rt)" -gt 0 "RT requests served"
-cmp_ok "$(xb_stat "$dev" completed_idle)" -gt 0 "IDLE requests served"
-cmp_ok "$(xb_stat "$dev" queues_created)" -ge 4 "one queue per process"
+integrity_balance "$dev"
+is "$(xd_stat "$dev" queued)" 0 "nothing left queued"
+cmp_ok "$(xd_stat "$dev" completed_rt)" -gt 0 "RT requests served"
+cmp_ok "$(xd_stat "$dev" completed_idle)" -gt 0 "IDLE requests served"
+cmp_ok "$(xd_stat "$dev" queues_created)" -ge 4 "one queue per process"
 check "back to none" sched_set "$dev" none
 nullb_remove xbint
 done_testing
