@@ -83,6 +83,8 @@ static const char *const xb_class_name[XB_NR_CLASS] = { "rt", "be", "idle" };
 #define XB_BURST_INTERVAL_NS	(180 * NSEC_PER_MSEC)
 #define XB_LARGE_BURST		8
 #define XB_SEEK_DIST		2048	/* sectors */
+#define XB_COOP_DIST		XB_SEEK_DIST	/* "next to" another stream */
+#define XB_COOP_SAMPLES		32	/* requests before a split is judged */
 #define XB_DISPATCH_BATCH	1
 #define XB_MAX_BATCH		256
 #define XB_MAX_INJECT		16
@@ -181,6 +183,17 @@ struct xb_queue {
 	unsigned int inject_limit;
 	unsigned int inject_probe;
 	u64 dispatched_rqs, injected_rqs;
+	/*
+	 * Queue merging.  Under hash_lock: merged, where this process's new
+	 * requests go instead (a reference on it), and nr_coop, how many
+	 * queues send theirs here.  Under lock: coop_split, the shared
+	 * stream turned seeky and its guests should leave; coop_samples,
+	 * requests seen since it became shared.
+	 */
+	struct xb_queue *merged;
+	unsigned int nr_coop;
+	bool coop_split;
+	unsigned int coop_samples;
 };
 
 struct xb_class {
@@ -198,6 +211,7 @@ struct xb_data {
 	struct list_head dispatch;		/* at-head requests */
 	struct xb_class cls[XB_NR_CLASS];
 	struct xb_queue *in_service;
+	struct xb_queue *last_busy;		/* last inserted into, if queued */
 	struct list_head linger;		/* recently busy, by time */
 	unsigned int nr_queued;			/* requests held here */
 	unsigned int inflight;			/* dispatched, not completed */
@@ -239,6 +253,7 @@ struct xb_data {
 	unsigned int burst_size;
 	bool burst_protected;
 	u64 queues_created, queues_freed, bursts_large;
+	u64 queues_merged, queues_split;
 
 	/* Never freed: used when a queue cannot be allocated. */
 	struct xb_queue fallback;
@@ -249,6 +264,7 @@ struct xb_data {
 	/* Registration with schedctl_nl (netlink stats and events). */
 	struct schedctl_inst nl;
 	bool rotational;
+	bool internal_queueing;		/* the device queues more than one */
 
 	/* Tunables (sysfs), read locklessly with READ_ONCE(). */
 	u64 slice_idle_ns;
@@ -263,6 +279,7 @@ struct xb_data {
 	int wr_coeff;
 	int wr_max_time_ms;
 	int injection;
+	int queue_merging;
 	int async_depth;
 	int serialize_dispatch;
 	int defer_insert;
@@ -783,6 +800,9 @@ static void xb_del_rq(struct xb_data *xbd, struct xb_queue *xq,
 	rq->elv.priv[1] = NULL;
 	xq->queued--;
 	xbd->nr_queued--;
+	/* Queued requests hold references: last_busy stays valid. */
+	if (!xq->queued && xbd->last_busy == xq)
+		xbd->last_busy = NULL;
 }
 
 static struct request *xb_rq_from_pos(struct xb_queue *xq, sector_t pos,
@@ -1101,6 +1121,9 @@ static u32 xb_hash_key(pid_t pid, bool sync)
 	return hash_32((u32)pid * 2 + sync, XB_HASH_BITS);
 }
 
+static void xb_coop_leave(struct xb_data *xbd, struct xb_queue *xq, u64 now,
+			  bool split);
+
 /* Free queues unused for a while; called with hash_lock held. */
 static void xb_reclaim(struct xb_data *xbd, u64 now, int max)
 {
@@ -1109,6 +1132,9 @@ static void xb_reclaim(struct xb_data *xbd, u64 now, int max)
 	list_for_each_entry_safe(xq, tmp, &xbd->lru, lru) {
 		if (max-- <= 0 || now - xq->unused_since < XB_QUEUE_TTL_NS)
 			break;
+		/* Its host gets the LRU's tail (now), not a place before tmp. */
+		if (xq->merged)
+			xb_coop_leave(xbd, xq, now, false);
 		list_del_init(&xq->lru);
 		hlist_del_init(&xq->hash);
 		xbd->nr_queues--;
@@ -1163,6 +1189,19 @@ static struct xb_queue *xb_find_get_queue(struct xb_data *xbd, bool sync)
 			}
 		}
 	}
+	/* A merged process sends its I/O to the shared queue, if still so. */
+	if (found && found->merged) {
+		if (READ_ONCE(found->merged->coop_split)) {
+			xb_coop_leave(xbd, found, now, true);
+		} else {
+			/* Its identity stays in use: keep it off the reclaim. */
+			if (!found->ref) {
+				found->unused_since = now;
+				list_move_tail(&found->lru, &xbd->lru);
+			}
+			found = found->merged;
+		}
+	}
 	if (found) {
 		if (!found->ref++)
 			list_del_init(&found->lru);
@@ -1181,16 +1220,137 @@ static void xb_get_ref(struct xb_data *xbd, struct xb_queue *xq)
 	spin_unlock_irqrestore(&xbd->hash_lock, flags);
 }
 
+/* Drop a reference with hash_lock held. */
+static void __xb_put_ref(struct xb_data *xbd, struct xb_queue *xq, u64 now)
+{
+	lockdep_assert_held(&xbd->hash_lock);
+	if (!WARN_ON_ONCE(xq->ref <= 0) && !--xq->ref && xq != &xbd->fallback) {
+		xq->unused_since = now;
+		list_add_tail(&xq->lru, &xbd->lru);
+	}
+}
+
 static void xb_put_ref(struct xb_data *xbd, struct xb_queue *xq)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&xbd->hash_lock, flags);
-	if (!WARN_ON_ONCE(xq->ref <= 0) && !--xq->ref && xq != &xbd->fallback) {
-		xq->unused_since = ktime_get_ns();
-		list_add_tail(&xq->lru, &xbd->lru);
-	}
+	__xb_put_ref(xbd, xq, ktime_get_ns());
 	spin_unlock_irqrestore(&xbd->hash_lock, flags);
+}
+
+/* ---- queue merging ------------------------------------------------------ */
+
+/*
+ * Processes that read or write interleaved parts of one region (threads
+ * of a dump or a database scan each taking every Nth chunk) look almost
+ * sequential one by one, yet served one slot at a time the disk skips
+ * over the others' chunks and pays a rotation or a seek each time.  When a
+ * new request of one sync queue lands next to where the in-service queue
+ * is working (or the queue last inserted into, for processes that start
+ * together, before either is served), its process is merged into that
+ * queue: its later requests go there, one stream sorted by sector,
+ * merging with the host's.  The request that found the host moves there
+ * too.
+ *
+ * Merging gives up the merged processes' separate shares, so it needs
+ * equal weights and raising, and a device where the order matters:
+ * rotational, or without internal queueing (a device that reorders among
+ * many queued commands gains nothing).  A shared queue whose stream turns
+ * seeky (the processes went apart) is split: each guest goes back to its
+ * own queue at its next request.
+ */
+static bool xb_merging_on(struct xb_data *xbd)
+{
+	return READ_ONCE(xbd->queue_merging) &&
+	       (xbd->rotational || !xbd->internal_queueing);
+}
+
+/* xq stops sending to its host (split: the host turned seeky); hash_lock. */
+static void xb_coop_leave(struct xb_data *xbd, struct xb_queue *xq, u64 now,
+			  bool split)
+{
+	struct xb_queue *host = xq->merged;
+
+	lockdep_assert_held(&xbd->hash_lock);
+	xq->merged = NULL;
+	host->nr_coop--;
+	if (split)
+		xbd->queues_split++;
+	__xb_put_ref(xbd, host, now);
+}
+
+static bool xb_near(sector_t a, sector_t b)
+{
+	return (a > b ? a - b : b - a) <= XB_COOP_DIST;
+}
+
+/*
+ * Can xq's process, with a request at pos, join host?  Raising must match,
+ * but a queue that was never busy has not been raised yet: it takes the
+ * host's state (the usual case: two processes started together).
+ */
+static bool xb_coop_match(struct xb_data *xbd, struct xb_queue *xq,
+			  struct xb_queue *host, sector_t pos)
+{
+	return host && host != xq && host->sync && host != &xbd->fallback &&
+	       host->cls != XB_IDLE && host->cls == xq->cls &&
+	       host->level == xq->level &&
+	       (host->wr_coeff == xq->wr_coeff || !xq->ever_busy) &&
+	       (xb_near(pos, host->last_end) || xb_near(pos, host->next_pos));
+}
+
+/* Where a new sync request rq of xq should queue; lock held. */
+static struct xb_queue *xb_coop_redirect(struct xb_data *xbd,
+					 struct xb_queue *xq,
+					 struct request *rq, u64 now)
+{
+	sector_t pos = blk_rq_pos(rq);
+	struct xb_queue *host;
+
+	lockdep_assert_held(&xbd->lock);
+	if (!xq->sync || xq == &xbd->fallback || !xb_merging_on(xbd))
+		return xq;
+	host = xbd->in_service;
+	if (!xb_coop_match(xbd, xq, host, pos)) {
+		host = xbd->last_busy;
+		if (!xb_coop_match(xbd, xq, host, pos))
+			return xq;
+	}
+
+	spin_lock(&xbd->hash_lock);
+	/* One level: a host is no guest, a guest hosts no one. */
+	if (xq->merged || xq->nr_coop || host->merged ||
+	    (host->nr_coop && host->coop_split)) {
+		spin_unlock(&xbd->hash_lock);
+		return xq;
+	}
+	xq->merged = host;
+	if (!host->ref++)
+		list_del_init(&host->lru);
+	if (!host->nr_coop++) {
+		host->coop_split = false;
+		host->coop_samples = 0;
+	}
+	xbd->queues_merged++;
+	/* rq moves over: its reference goes with it. */
+	if (!host->ref++)
+		list_del_init(&host->lru);
+	__xb_put_ref(xbd, xq, now);
+	spin_unlock(&xbd->hash_lock);
+	rq->elv.priv[0] = host;
+	return host;
+}
+
+/* Judge a shared queue's stream once it has enough samples; lock held. */
+static void xb_coop_judge(struct xb_queue *xq)
+{
+	if (!READ_ONCE(xq->nr_coop) || xq->coop_split)
+		return;
+	if (xq->coop_samples < XB_COOP_SAMPLES)
+		xq->coop_samples++;
+	else if (xb_seeky(xq))
+		WRITE_ONCE(xq->coop_split, true);
 }
 
 /* ---- insertion ---------------------------------------------------------- */
@@ -1225,6 +1385,8 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 		xq->level = level;
 		xq->vfinish = xbd->cls[cls].vtime;
 	}
+	if (!(state & XB_RQ_DISPATCHED) && !XD_INSERT_AT_HEAD(flags))
+		xq = xb_coop_redirect(xbd, xq, rq, now);
 
 	if (blk_mq_sched_try_insert_merge(q, rq, free)) {
 		xbd->insert_merged++;
@@ -1260,10 +1422,12 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 		if (xq->seek_samples < 32)
 			xq->seek_samples++;
 		xq->last_end = pos + blk_rq_sectors(rq);
+		xb_coop_judge(xq);
 	}
 
 	xq->was_idle = xq->slot < 0;
 	xb_add_rq(xq, rq);
+	xbd->last_busy = xq;
 	if (xd_rq_mergeable(rq)) {
 		elv_rqhash_add(q, rq);
 		if (!q->last_merge)
@@ -1480,10 +1644,34 @@ static bool xb_queue_is_current(struct xb_queue *xq, bool sync)
 	       xq->start_time == tsk->start_time;
 }
 
+/* The queue the submitting task's requests go to now (no reference). */
+static struct xb_queue *xb_current_target(struct xb_data *xbd, bool sync)
+{
+	u32 key = xb_hash_key(xb_owner()->pid, sync);
+	struct xb_queue *xq;
+	unsigned long flags;
+
+	spin_lock_irqsave(&xbd->hash_lock, flags);
+	hlist_for_each_entry(xq, &xbd->hash[key], hash)
+		if (xb_queue_is_current(xq, sync))
+			break;
+	if (xq && xq->merged)
+		xq = xq->merged;
+	spin_unlock_irqrestore(&xbd->hash_lock, flags);
+	return xq;
+}
+
 static bool xb_allow_merge(struct request_queue *q, struct request *rq,
 			   struct bio *bio)
 {
-	return xb_queue_is_current(xb_rq_queue(rq), op_is_sync(bio->bi_opf));
+	struct xb_queue *xq = xb_rq_queue(rq);
+	bool sync = op_is_sync(bio->bi_opf);
+
+	if (xb_queue_is_current(xq, sync))
+		return true;
+	/* A merged process merges into its shared queue (compared only). */
+	return xq && READ_ONCE(xq->nr_coop) &&
+	       xb_current_target(xb_of(q), sync) == xq;
 }
 
 static int xb_request_merge(struct request_queue *q, struct request **rq,
@@ -1503,8 +1691,12 @@ static int xb_request_merge(struct request_queue *q, struct request **rq,
 	 */
 	spin_lock(&xbd->hash_lock);
 	hlist_for_each_entry(xq, &xbd->hash[key], hash)
-		if (xb_queue_is_current(xq, sync) && xq->queued)
+		if (xb_queue_is_current(xq, sync))
 			break;
+	if (xq && xq->merged)
+		xq = xq->merged;
+	if (xq && !xq->queued)
+		xq = NULL;
 	spin_unlock(&xbd->hash_lock);
 	if (!xq)
 		return ELEVATOR_NO_MERGE;
@@ -1715,6 +1907,7 @@ enum xb_knob_id {
 	XB_K_WR_COEFF,
 	XB_K_WR_MAX_TIME,
 	XB_K_INJECTION,
+	XB_K_QUEUE_MERGING,
 #ifndef XD_QUEUE_ASYNC_DEPTH
 	XB_K_ASYNC_DEPTH,
 #endif
@@ -1769,6 +1962,7 @@ static const struct xb_knob xb_knobs[XB_K_NR] = {
 	XB_KNOB(XB_K_WR_MAX_TIME, "wr_max_time", wr_max_time_ms, 1,
 		XB_MAX_MS),
 	XB_KNOB(XB_K_INJECTION, "injection", injection, 0, 1),
+	XB_KNOB(XB_K_QUEUE_MERGING, "queue_merging", queue_merging, 0, 1),
 #ifndef XD_QUEUE_ASYNC_DEPTH
 	XB_KNOB(XB_K_ASYNC_DEPTH, "async_depth", async_depth, 1, INT_MAX),
 #endif
@@ -1847,6 +2041,8 @@ enum xb_counter_id {
 	XB_C_QUEUES_CREATED,
 	XB_C_QUEUES_FREED,
 	XB_C_BURSTS_LARGE,
+	XB_C_QUEUES_MERGED,
+	XB_C_QUEUES_SPLIT,
 	XB_C_NR
 };
 
@@ -1863,6 +2059,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"peak_rate", "merge_skipped", "dispatch_skipped", "deferred",
 	"ready_dispatched", "queue_alloc_failed",
 	"queues", "queues_created", "queues_freed", "bursts_large",
+	"queues_merged", "queues_split",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -1924,6 +2121,8 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_QUEUES_CREATED] = xbd->queues_created;
 	v[XB_C_QUEUES_FREED] = xbd->queues_freed;
 	v[XB_C_BURSTS_LARGE] = xbd->bursts_large;
+	v[XB_C_QUEUES_MERGED] = xbd->queues_merged;
+	v[XB_C_QUEUES_SPLIT] = xbd->queues_split;
 	spin_unlock_irqrestore(&xbd->hash_lock, flags);
 }
 
@@ -1973,6 +2172,7 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 	}
 	xbd->q = q;
 	xbd->rotational = xd_queue_rotational(q);
+	xbd->internal_queueing = q->tag_set && q->tag_set->queue_depth > 1;
 	xb_init_queue(xbd, &xbd->fallback, 0, 0, true);
 	xbd->fallback.ref = 1;	/* never on the LRU, never freed */
 	xd_hrtimer_setup(&xbd->timer, xb_timer_fn, CLOCK_MONOTONIC,
@@ -1990,6 +2190,7 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 	xbd->wr_coeff = XB_WR_COEFF;
 	xbd->wr_max_time_ms = XB_WR_MAX_TIME_MS;
 	xbd->injection = 1;
+	xbd->queue_merging = 1;
 	xbd->async_depth = q->nr_requests;
 	xbd->serialize_dispatch = 1;
 	xbd->defer_insert = 1;
@@ -2056,6 +2257,16 @@ static void xb_exit_sched(struct elevator_queue *e)
 	spin_unlock_irqrestore(&xbd->lock, flags);
 	hrtimer_cancel(&xbd->timer);
 
+	/* Guests let go of their hosts first. */
+	for (i = 0; i < ARRAY_SIZE(xbd->hash); i++) {
+		hlist_for_each_entry(xq, &xbd->hash[i], hash) {
+			if (xq->merged) {
+				xq->merged->ref--;
+				xq->merged->nr_coop--;
+				xq->merged = NULL;
+			}
+		}
+	}
 	for (i = 0; i < ARRAY_SIZE(xbd->hash); i++) {
 		hlist_for_each_entry_safe(xq, tmp, &xbd->hash[i], hash) {
 			WARN_ON_ONCE(xq->ref || xq->busy);
@@ -2116,6 +2327,7 @@ XB_KNOB_ATTR(idle_class_delay, XB_K_IDLE_CLASS_DELAY)
 XB_KNOB_ATTR(wr_coeff, XB_K_WR_COEFF)
 XB_KNOB_ATTR(wr_max_time, XB_K_WR_MAX_TIME)
 XB_KNOB_ATTR(injection, XB_K_INJECTION)
+XB_KNOB_ATTR(queue_merging, XB_K_QUEUE_MERGING)
 #ifndef XD_QUEUE_ASYNC_DEPTH
 XB_KNOB_ATTR(async_depth, XB_K_ASYNC_DEPTH)
 #endif
@@ -2142,6 +2354,7 @@ static XD_ELV_ATTRS_CONST_QUAL struct elv_fs_entry xb_attrs[] = {
 	XB_ATTR(wr_coeff),
 	XB_ATTR(wr_max_time),
 	XB_ATTR(injection),
+	XB_ATTR(queue_merging),
 #ifndef XD_QUEUE_ASYNC_DEPTH
 	XB_ATTR(async_depth),
 #endif
@@ -2185,7 +2398,7 @@ static int xb_queues_show(void *data, struct seq_file *m)
 	for (i = 0; i < ARRAY_SIZE(xbd->hash); i++) {
 		hlist_for_each_entry(xq, &xbd->hash[i], hash)
 			seq_printf(m,
-				   "pid %d %s %s/%u w %u wr %u busy %d svc %s S %llu F %llu budget %u queued %u inflight %u rqs %llu inj %llu ttime %llu limit %u\n",
+				   "pid %d %s %s/%u w %u wr %u busy %d svc %s S %llu F %llu budget %u queued %u inflight %u rqs %llu inj %llu ttime %llu limit %u guests %u into %d\n",
 				   xq->pid, xq->sync ? "sync" : "async",
 				   xb_class_name[xq->cls], xq->level, xq->weight,
 				   xq->wr_coeff, xq->busy,
@@ -2193,7 +2406,8 @@ static int xb_queues_show(void *data, struct seq_file *m)
 				   xq->vstart, xq->vfinish, xq->budget,
 				   xq->queued, xq->inflight, xq->dispatched_rqs,
 				   xq->injected_rqs, xq->ttime_ns,
-				   xq->inject_limit);
+				   xq->inject_limit, xq->nr_coop,
+				   xq->merged ? xq->merged->pid : -1);
 	}
 	spin_unlock(&xbd->hash_lock);
 	spin_unlock_irqrestore(&xbd->lock, flags);

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0
+# Queue merging: two processes reading interleaved 64 KiB chunks of one
+# region are merged into one queue on a rotational disk (simdisk's HDD
+# model) and get more bandwidth than with queue_merging=0, measured side
+# by side; a merged process whose stream jumps away is split off; nothing
+# is merged on a non-rotational device that queues internally.
+. /tests/lib.sh
+
+bw_kib() {	# terse v3: field 7 is the read bandwidth in KiB/s; jobs a and b
+	awk -F';' '$3 == "a" || $3 == "b" { s += $7 } END { print s + 0 }' /tmp/il.out
+}
+# interleaved SECONDS: job a reads chunks 0, 2, 4 ... and job b chunks
+# 1, 3, 5 ... of 64 KiB, each from its own process, four at a time.
+interleaved() {
+	fio --output=/tmp/il.out --output-format=terse --terse-version=3 \
+		--filename="/dev/$dev" --direct=1 --ioengine=io_uring --iodepth=4 \
+		--bs=64k --rw=read:64k --size=256m --time_based --runtime="$1" \
+		--name=a --offset=0 --name=b --offset=64k >/dev/null 2>&1
+}
+# model time (busy_ns) per MiB read, from simdisk's own clock
+sd() { awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/simdisk/simdisk0/stats; }
+
+check "load simdisk (HDD model, NCQ depth 32)" modprobe simdisk capacity_gb=500
+dev=simdisk0
+check "switch to xbfq" sched_set $dev xbfq
+is "$(knob $dev queue_merging)" 1 "queue_merging defaults to 1"
+check_fails "queue_merging=2 refused" sh -c "echo 2 >/sys/block/$dev/queue/iosched/queue_merging"
+# Idle for each sync queue, as whenever xbfq holds the device for one
+# queue's guarantees: then the drive sees one process's chunks at a time.
+echo 1 >/sys/block/$dev/queue/iosched/strict_guarantees
+
+# On and off interleaved, twice each; bandwidth of both jobs together.
+on=
+off=
+for round in 1 2; do
+	for m in 1 0; do
+		echo $m >/sys/block/$dev/queue/iosched/queue_merging
+		b0=$(xd_stat $dev queues_merged)
+		echo 0 >/sys/kernel/debug/simdisk/$dev/stats
+		interleaved 3
+		bw=$(bw_kib)
+		n=$(($(xd_stat $dev queues_merged) - b0))
+		us=$(($(sd busy_ns) / 1000 / ($(sd read_sectors) / 2048 + 1)))
+		diag "round $round queue_merging=$m: $bw KiB/s, $n merges, disk busy $us us/MiB, $(sd commands) commands, $(sd streamed) streamed"
+		if [ $m = 1 ]; then
+			on="$on $bw"
+			cmp_ok "$n" -ge 1 "round $round: merged with queue_merging=1"
+		else
+			off="$off $bw"
+			is "$n" 0 "round $round: no merge with queue_merging=0"
+		fi
+	done
+done
+set -- $on
+on_sum=$(($1 + $2))
+set -- $off
+off_sum=$(($1 + $2))
+diag "bandwidth on/off: $on_sum / $off_sum KiB/s ($(awk -v a=$on_sum -v b=$off_sum 'BEGIN { printf "%.2f", b ? a / b : 0 }')x)"
+cmp_ok $((on_sum * 10)) -ge $((off_sum * 13)) "merged: at least 1.3x the bandwidth of separate queues"
+grep -q 'guests [1-9]' /sys/kernel/debug/block/$dev/sched/queues &&
+	diag "$(grep 'guests [1-9]' /sys/kernel/debug/block/$dev/sched/queues)"
+
+# A merged process that jumps 64 MiB after every chunk makes the shared
+# stream seeky: it is split off.
+echo 1 >/sys/block/$dev/queue/iosched/queue_merging
+m0=$(xd_stat $dev queues_merged)
+s0=$(xd_stat $dev queues_split)
+fio --output=/tmp/sp.out --filename="/dev/$dev" --direct=1 --ioengine=psync --bs=64k \
+	--time_based --runtime=4 \
+	--name=a --rw=read:64k --offset=0 --size=256m \
+	--name=b --rw=read --offset=64k --size=100g --zonemode=strided \
+	--zonesize=64k --zoneskip=64m >/dev/null 2>&1
+diag "split run: merges $(($(xd_stat $dev queues_merged) - m0)), splits $(($(xd_stat $dev queues_split) - s0))"
+cmp_ok "$(($(xd_stat $dev queues_merged) - m0))" -ge 1 "jumping process: merged at first"
+cmp_ok "$(($(xd_stat $dev queues_split) - s0))" -ge 1 "then split off"
+check "integrity: back to none" sched_set $dev none
+check "unload simdisk" rmmod simdisk
+
+# Non-rotational with a queue depth of 64: never merged; the same device
+# marked rotational: merged (the gate, not the workload, decides).
+for rot in 0 1; do
+	dev=$(nullb_create coop$rot submit_queues=1 size=512 irqmode=2 completion_nsec=200000 \
+		hw_queue_depth=64)
+	echo $rot >"/sys/block/$dev/queue/rotational"
+	is "$(cat /sys/block/$dev/queue/rotational)" $rot "null_blk marked rotational=$rot"
+	check "switch to xbfq" sched_set "$dev" xbfq
+	interleaved 2
+	diag "rotational=$rot: $(bw_kib) KiB/s, merges $(xd_stat "$dev" queues_merged)"
+	if [ $rot = 0 ]; then
+		is "$(xd_stat "$dev" queues_merged)" 0 "non-rotational, internal queueing: no merge"
+	else
+		cmp_ok "$(xd_stat "$dev" queues_merged)" -ge 1 "rotational: merged"
+	fi
+	check "back to none" sched_set "$dev" none
+	nullb_remove coop$rot
+done
+check "unload xbfq" modprobe -r xbfq
+done_testing
