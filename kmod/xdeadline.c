@@ -38,6 +38,7 @@
 
 #include "xd_compat.h"
 #include "schedctl_nl_kapi.h"
+#include "xsched_common.h"
 
 #define XD_NAME "xdeadline"
 
@@ -49,6 +50,8 @@
 #define XD_FIFO_BATCH		16
 #define XD_DISPATCH_BATCH	8
 #define XD_MAX_BATCH		256
+/* The scheduler lock is never taken from interrupt context. */
+#define XD_IRQSAFE		false
 /* Upper bound for the expiry knobs, in milliseconds (one hour). */
 #define XD_MAX_EXPIRE_MS	3600000
 
@@ -68,13 +71,9 @@ static const char *const xd_dir_name[2] = { "read", "write" };
 
 /* Counters updated outside the scheduler lock, summed when read. */
 struct xd_pcpu_stats {
+	struct xsched_pcpu_stats core;
 	u64 completed[XD_NR_PRIO];	/* dispatched, then completed */
 	u64 ended[XD_NR_PRIO];		/* freed: completed or merged away */
-	u64 bio_merged;
-	u64 bio_merge_skipped;
-	u64 dispatch_skipped;
-	u64 deferred;
-	u64 ready_dispatched;
 	u64 nr_sched_batch_cuts;
 };
 
@@ -89,6 +88,15 @@ struct xd_per_prio {
 };
 
 struct xd_data {
+	/*
+	 * First: elevator_data points here.  Ready list, deferred insertions,
+	 * dispatch serialization, netlink registration, shared knobs.
+	 */
+	struct xsched_core core;
+	/* nr_sched_batch round tracking, under core.ready_lock. */
+	struct request *round_last;
+	unsigned int round_count;
+
 	/* Main scheduler lock: sort trees, FIFOs, dispatch state. */
 	spinlock_t lock ____cacheline_aligned_in_smp;
 	struct list_head dispatch;		/* at-head requests */
@@ -109,28 +117,11 @@ struct xd_data {
 	u64 qd1_waits;
 	int qd1_max_in_flight;
 
-	/* Dispatch serialization. */
-	unsigned long run_state ____cacheline_aligned_in_smp;
-
-	/* Requests already chosen in order, handed out without @lock. */
-	spinlock_t ready_lock ____cacheline_aligned_in_smp;
-	struct list_head ready;
-	/* nr_sched_batch round tracking, under ready_lock. */
-	struct request *round_last;
-	unsigned int round_count;
-
-	/* Deferred insertions. */
-	spinlock_t insert_lock ____cacheline_aligned_in_smp;
-	struct list_head ins_head;
-	struct list_head ins_tail;
-
 	/* Writes in flight under zoned_qd1_writes. */
 	atomic_t qd1_writes ____cacheline_aligned_in_smp;
 
 	struct xd_pcpu_stats __percpu *pcpu;
 	struct request_queue *q;
-	/* Registration with schedctl_nl (netlink stats and events). */
-	struct schedctl_inst nl;
 	bool zoned;
 
 	/* Tunables (sysfs), read locklessly with READ_ONCE(). */
@@ -139,17 +130,12 @@ struct xd_data {
 	int fifo_batch;
 	int writes_starved;
 	int front_merges;
-	int async_depth;
-	int serialize_dispatch;
-	int defer_insert;
-	int merge_skip;
-	int dispatch_batch;
 	int nr_sched_batch;
 	int head_request;
 	int zoned_qd1_writes;
 };
 
-enum { XD_DISPATCHING };
+static_assert(offsetof(struct xd_data, core) == 0);
 
 static enum xd_prio xd_ioprio_to_prio(unsigned short ioprio)
 {
@@ -580,34 +566,11 @@ static bool xd_drain_deferred(struct xd_data *dd, struct list_head *free)
 	LIST_HEAD(head);
 	LIST_HEAD(tail);
 
-	if (list_empty_careful(&dd->ins_head) &&
-	    list_empty_careful(&dd->ins_tail))
-		return false;
-	spin_lock(&dd->insert_lock);
-	list_splice_init(&dd->ins_head, &head);
-	list_splice_init(&dd->ins_tail, &tail);
-	spin_unlock(&dd->insert_lock);
-	if (list_empty(&head) && list_empty(&tail))
+	if (!xsched_defer_take(&dd->core, &head, &tail))
 		return false;
 	xd_insert_list(dd, &head, XD_INSERT_FLAGS_HEAD, free);
 	xd_insert_list(dd, &tail, XD_INSERT_FLAGS_TAIL, free);
 	return true;
-}
-
-static struct request *xd_ready_pop(struct xd_data *dd)
-{
-	struct request *rq;
-
-	if (list_empty_careful(&dd->ready))
-		return NULL;
-	spin_lock(&dd->ready_lock);
-	rq = list_first_entry_or_null(&dd->ready, struct request, queuelist);
-	if (rq)
-		list_del_init(&rq->queuelist);
-	spin_unlock(&dd->ready_lock);
-	if (rq)
-		this_cpu_inc(dd->pcpu->ready_dispatched);
-	return rq;
 }
 
 /*
@@ -625,7 +588,7 @@ static bool xd_round_full(struct xd_data *dd)
 
 	if (!limit)
 		return false;
-	spin_lock(&dd->ready_lock);
+	spin_lock(&dd->core.ready_lock);
 	/* finish_request clears round_last once that request is done. */
 	last = READ_ONCE(dd->round_last);
 	if (!last || blk_mq_rq_state(last) != MQ_RQ_IDLE)
@@ -635,7 +598,7 @@ static bool xd_round_full(struct xd_data *dd)
 		WRITE_ONCE(dd->round_last, NULL);
 		full = true;
 	}
-	spin_unlock(&dd->ready_lock);
+	spin_unlock(&dd->core.ready_lock);
 	return full;
 }
 
@@ -643,26 +606,29 @@ static void xd_round_account(struct xd_data *dd, struct request *rq)
 {
 	if (!READ_ONCE(dd->nr_sched_batch))
 		return;
-	spin_lock(&dd->ready_lock);
+	spin_lock(&dd->core.ready_lock);
 	WRITE_ONCE(dd->round_last, rq);
 	dd->round_count++;
-	spin_unlock(&dd->ready_lock);
+	spin_unlock(&dd->core.ready_lock);
+}
+
+/* More requests for a batch, for xsched_ready_fill(). */
+static struct request *xd_pick_more(struct xsched_core *xc)
+{
+	return xd_pick(container_of(xc, struct xd_data, core));
 }
 
 static struct request *xd_dispatch_request(struct blk_mq_hw_ctx *hctx)
 {
 	struct xd_data *dd = xd_of(hctx->queue);
-	bool serialize = READ_ONCE(dd->serialize_dispatch);
+	bool serialize = READ_ONCE(dd->core.serialize_dispatch);
 	struct request *rq;
 	LIST_HEAD(free);
 	bool contended;
-	int batch, n;
+	int batch;
 
-	if (serialize && (test_bit(XD_DISPATCHING, &dd->run_state) ||
-			  test_and_set_bit_lock(XD_DISPATCHING, &dd->run_state))) {
-		this_cpu_inc(dd->pcpu->dispatch_skipped);
+	if (!xsched_dispatch_begin(&dd->core, serialize))
 		return NULL;
-	}
 
 	if (xd_round_full(dd)) {
 		this_cpu_inc(dd->pcpu->nr_sched_batch_cuts);
@@ -670,7 +636,7 @@ static struct request *xd_dispatch_request(struct blk_mq_hw_ctx *hctx)
 		goto out;
 	}
 
-	rq = xd_ready_pop(dd);
+	rq = xsched_ready_pop(&dd->core, XD_IRQSAFE);
 	if (rq)
 		goto found;
 
@@ -686,31 +652,16 @@ static struct request *xd_dispatch_request(struct blk_mq_hw_ctx *hctx)
 	if (xd_drain_deferred(dd, &free))
 		contended = true;
 	rq = xd_pick(dd);
-	batch = contended ? READ_ONCE(dd->dispatch_batch) : 1;
-	if (rq && batch > 1) {
-		LIST_HEAD(more);
-		struct request *next;
-
-		for (n = 1; n < batch; n++) {
-			next = xd_pick(dd);
-			if (!next)
-				break;
-			list_add_tail(&next->queuelist, &more);
-		}
-		if (!list_empty(&more)) {
-			spin_lock(&dd->ready_lock);
-			list_splice_tail(&more, &dd->ready);
-			spin_unlock(&dd->ready_lock);
-		}
-	}
+	batch = contended ? READ_ONCE(dd->core.dispatch_batch) : 1;
+	if (rq && batch > 1)
+		xsched_ready_fill(&dd->core, batch, xd_pick_more);
 	spin_unlock(&dd->lock);
 	xd_free_requests(&free);
 found:
 	if (rq)
 		xd_round_account(dd, rq);
 out:
-	if (serialize)
-		clear_bit_unlock(XD_DISPATCHING, &dd->run_state);
+	xsched_dispatch_end(&dd->core, serialize);
 	return rq;
 }
 
@@ -718,26 +669,11 @@ static void xd_insert_requests(struct blk_mq_hw_ctx *hctx,
 			       struct list_head *list, xd_insert_t flags)
 {
 	struct xd_data *dd = xd_of(hctx->queue);
-	unsigned long now = jiffies;
-	struct request *rq;
 	LIST_HEAD(free);
-	u64 n = 0;
 
-	list_for_each_entry(rq, list, queuelist) {
-		rq->fifo_time = now;
-		n++;
-	}
-	if (!READ_ONCE(dd->defer_insert)) {
-		spin_lock(&dd->lock);
-	} else if (!spin_trylock(&dd->lock)) {
-		/* Contended: queue for the dispatcher to sort in. */
-		spin_lock(&dd->insert_lock);
-		list_splice_tail_init(list, XD_INSERT_AT_HEAD(flags) ?
-				      &dd->ins_head : &dd->ins_tail);
-		spin_unlock(&dd->insert_lock);
-		this_cpu_add(dd->pcpu->deferred, n);
+	if (!xsched_insert_lock(&dd->core, &dd->lock, list,
+				XD_INSERT_AT_HEAD(flags), XD_IRQSAFE, NULL))
 		return;
-	}
 
 	/* Keep arrival order: earlier deferred requests go in first. */
 	xd_drain_deferred(dd, &free);
@@ -750,25 +686,9 @@ static bool xd_bio_merge(struct request_queue *q, struct bio *bio,
 			 unsigned int nr_segs)
 {
 	struct xd_data *dd = xd_of(q);
-	struct request *free = NULL;
-	bool merged;
 
-	if (READ_ONCE(dd->merge_skip)) {
-		if (!spin_trylock(&dd->lock)) {
-			this_cpu_inc(dd->pcpu->bio_merge_skipped);
-			return false;
-		}
-	} else {
-		spin_lock(&dd->lock);
-	}
-	merged = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
-	spin_unlock(&dd->lock);
-
-	if (free)
-		blk_mq_free_request(free);
-	if (merged)
-		this_cpu_inc(dd->pcpu->bio_merged);
-	return merged;
+	return xsched_bio_merge(&dd->core, &dd->lock, q, bio, nr_segs,
+				XD_IRQSAFE);
 }
 
 static int xd_request_merge(struct request_queue *q, struct request **rq,
@@ -877,10 +797,8 @@ static bool xd_has_work(struct blk_mq_hw_ctx *hctx)
 	struct xd_data *dd = xd_of(hctx->queue);
 	int p;
 
-	if (!list_empty_careful(&dd->ready) ||
-	    !list_empty_careful(&dd->dispatch) ||
-	    !list_empty_careful(&dd->ins_head) ||
-	    !list_empty_careful(&dd->ins_tail))
+	if (xsched_has_pending(&dd->core) ||
+	    !list_empty_careful(&dd->dispatch))
 		return true;
 	for (p = 0; p < XD_NR_PRIO; p++)
 		if (!list_empty_careful(&dd->per_prio[p].fifo_list[READ]))
@@ -893,54 +811,6 @@ static bool xd_has_work(struct blk_mq_hw_ctx *hctx)
 		return false;
 	return xd_has_writes(dd);
 }
-
-/* Throttle async I/O and writes to async_depth tags (stock semantics). */
-static void xd_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
-{
-	struct request_queue *q = data->q;
-
-	if (op_is_sync(opf) && !op_is_write(opf))
-		return;
-#if defined(XD_QUEUE_ASYNC_DEPTH)
-	data->shallow_depth = q->async_depth;
-#elif defined(XD_SHALLOW_DEPTH_PER_WORD)
-	{
-		struct sbitmap_queue *bt = &data->hctx->sched_tags->bitmap_tags;
-		unsigned int nrr = q->nr_requests;
-
-		data->shallow_depth = ((READ_ONCE(xd_of(q)->async_depth) <<
-					bt->sb.shift) + nrr - 1) / nrr;
-	}
-#else
-	data->shallow_depth = READ_ONCE(xd_of(q)->async_depth);
-#endif
-}
-
-#ifdef XD_DEPTH_UPDATED_TAKES_Q
-static void xd_depth_updated(struct request_queue *q)
-{
-	struct blk_mq_hw_ctx *hctx;
-	unsigned long i;
-
-	queue_for_each_hw_ctx(q, hctx, i)
-		sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags,
-						q->async_depth);
-}
-#else
-static void xd_depth_updated(struct blk_mq_hw_ctx *hctx)
-{
-	struct request_queue *q = hctx->queue;
-
-	WRITE_ONCE(xd_of(q)->async_depth, q->nr_requests);
-	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
-}
-
-static int xd_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
-{
-	xd_depth_updated(hctx);
-	return 0;
-}
-#endif
 
 /* ---- knobs, counters and state for sysfs, debugfs and netlink -------- */
 
@@ -983,15 +853,17 @@ static const struct xd_knob xd_knobs[XD_K_NR] = {
 	XD_KNOB(XD_K_WRITES_STARVED, writes_starved, 0, INT_MAX, false),
 	XD_KNOB(XD_K_FRONT_MERGES, front_merges, 0, 1, false),
 #ifndef XD_QUEUE_ASYNC_DEPTH
-	XD_KNOB(XD_K_ASYNC_DEPTH, async_depth, 1, INT_MAX, false),
+	XD_KNOB(XD_K_ASYNC_DEPTH, core.async_depth, 1, INT_MAX, false),
 #endif
 	XD_KNOB(XD_K_FIFO_BATCH, fifo_batch, 0, INT_MAX, false),
 	XD_KNOB(XD_K_PRIO_AGING_EXPIRE, prio_aging_expire, 0,
 		XD_MAX_EXPIRE_MS, true),
-	XD_KNOB(XD_K_SERIALIZE_DISPATCH, serialize_dispatch, 0, 1, false),
-	XD_KNOB(XD_K_DEFER_INSERT, defer_insert, 0, 1, false),
-	XD_KNOB(XD_K_MERGE_SKIP, merge_skip, 0, 1, false),
-	XD_KNOB(XD_K_DISPATCH_BATCH, dispatch_batch, 1, XD_MAX_BATCH, false),
+	XD_KNOB(XD_K_SERIALIZE_DISPATCH, core.serialize_dispatch, 0, 1,
+		false),
+	XD_KNOB(XD_K_DEFER_INSERT, core.defer_insert, 0, 1, false),
+	XD_KNOB(XD_K_MERGE_SKIP, core.merge_skip, 0, 1, false),
+	XD_KNOB(XD_K_DISPATCH_BATCH, core.dispatch_batch, 1, XD_MAX_BATCH,
+		false),
 	XD_KNOB(XD_K_NR_SCHED_BATCH, nr_sched_batch, 0, INT_MAX, false),
 	XD_KNOB(XD_K_HEAD_REQUEST, head_request, 0, 1, false),
 	[XD_K_ZONED_QD1_WRITES] = {
@@ -1103,11 +975,7 @@ static void xd_counters_get(void *priv, u64 *v)
 
 		for (p = 0; p < XD_NR_PRIO; p++)
 			sum.completed[p] += s->completed[p];
-		sum.bio_merged += s->bio_merged;
-		sum.bio_merge_skipped += s->bio_merge_skipped;
-		sum.dispatch_skipped += s->dispatch_skipped;
-		sum.deferred += s->deferred;
-		sum.ready_dispatched += s->ready_dispatched;
+		xsched_pcpu_add(&sum.core, &s->core);
 		sum.nr_sched_batch_cuts += s->nr_sched_batch_cuts;
 	}
 
@@ -1126,16 +994,16 @@ static void xd_counters_get(void *priv, u64 *v)
 		v[XD_C_COMPLETED] += pv[3];
 	}
 	v[XD_C_IN_FLIGHT] = v[XD_C_DISPATCHED] - v[XD_C_COMPLETED];
-	v[XD_C_MERGED_BIO] = sum.bio_merged;
+	v[XD_C_MERGED_BIO] = sum.core.bio_merged;
 	v[XD_C_MERGED_INSERT] = dd->insert_merged;
 	v[XD_C_MERGED_REQUEST] = dd->request_merged;
 	v[XD_C_EXPIRED_READ] = dd->expired[READ];
 	v[XD_C_EXPIRED_WRITE] = dd->expired[WRITE];
 	v[XD_C_BATCHES] = dd->batches;
-	v[XD_C_MERGE_SKIPPED] = sum.bio_merge_skipped;
-	v[XD_C_DISPATCH_SKIPPED] = sum.dispatch_skipped;
-	v[XD_C_DEFERRED] = sum.deferred;
-	v[XD_C_READY_DISPATCHED] = sum.ready_dispatched;
+	v[XD_C_MERGE_SKIPPED] = sum.core.bio_merge_skipped;
+	v[XD_C_DISPATCH_SKIPPED] = sum.core.dispatch_skipped;
+	v[XD_C_DEFERRED] = sum.core.deferred;
+	v[XD_C_READY_DISPATCHED] = sum.core.ready_dispatched;
 	v[XD_C_NR_SCHED_BATCH_CUTS] = sum.nr_sched_batch_cuts;
 	v[XD_C_QD1_WAITS] = dd->qd1_waits;
 	v[XD_C_QD1_WRITES_IN_FLIGHT] = atomic_read(&dd->qd1_writes);
@@ -1186,13 +1054,9 @@ static int xd_init_data(struct request_queue *q, struct elevator_queue *eq)
 		return -ENOMEM;
 	}
 
+	xsched_core_init(&dd->core, &dd->pcpu->core, q, XD_DISPATCH_BATCH);
 	spin_lock_init(&dd->lock);
-	spin_lock_init(&dd->ready_lock);
-	spin_lock_init(&dd->insert_lock);
 	INIT_LIST_HEAD(&dd->dispatch);
-	INIT_LIST_HEAD(&dd->ready);
-	INIT_LIST_HEAD(&dd->ins_head);
-	INIT_LIST_HEAD(&dd->ins_tail);
 	for (p = 0; p < XD_NR_PRIO; p++) {
 		struct xd_per_prio *pp = &dd->per_prio[p];
 
@@ -1212,51 +1076,19 @@ static int xd_init_data(struct request_queue *q, struct elevator_queue *eq)
 	dd->fifo_batch = XD_FIFO_BATCH;
 	dd->writes_starved = XD_WRITES_STARVED;
 	dd->front_merges = 1;
-	dd->async_depth = q->nr_requests;
-	dd->serialize_dispatch = 1;
-	dd->defer_insert = 1;
-	dd->merge_skip = 1;
-	dd->dispatch_batch = XD_DISPATCH_BATCH;
 	dd->zoned_qd1_writes = dd->zoned && xd_queue_rotational(q);
 
 	/* Last: from here on netlink readers see this instance. */
-	ret = schedctl_nl_register(&dd->nl, &xd_nl_ops, q, dd);
+	ret = xsched_attach(&dd->core, &xd_nl_ops, q, eq);
 	if (ret) {
 		free_percpu(dd->pcpu);
 		kfree(dd);
 		return ret;
 	}
-	eq->elevator_data = dd;
-	/* One set of queues for the whole device, like mq-deadline. */
-	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
-	q->elevator = eq;
-#ifdef XD_QUEUE_ASYNC_DEPTH
-	q->async_depth = q->nr_requests;
-	xd_depth_updated(q);
-#endif
 	return 0;
 }
 
-#ifdef XD_INIT_SCHED_TAKES_EQ
-static int xd_init_sched(struct request_queue *q, struct elevator_queue *eq)
-{
-	return xd_init_data(q, eq);
-}
-#else
-static int xd_init_sched(struct request_queue *q, struct elevator_type *e)
-{
-	struct elevator_queue *eq;
-	int ret;
-
-	eq = elevator_alloc(q, e);
-	if (!eq)
-		return -ENOMEM;
-	ret = xd_init_data(q, eq);
-	if (ret)
-		kobject_put(&eq->kobj);
-	return ret;
-}
-#endif
+XSCHED_INIT_SCHED(xd)
 
 static void xd_exit_sched(struct elevator_queue *e)
 {
@@ -1264,10 +1096,9 @@ static void xd_exit_sched(struct elevator_queue *e)
 	int p;
 
 	/* First, so that no netlink reader sees the instance go away. */
-	schedctl_nl_unregister(&dd->nl);
+	schedctl_nl_unregister(&dd->core.nl);
 	/* The queue is frozen: every request has completed. */
-	WARN_ON_ONCE(!list_empty(&dd->ready) || !list_empty(&dd->dispatch) ||
-		     !list_empty(&dd->ins_head) || !list_empty(&dd->ins_tail));
+	WARN_ON_ONCE(!xsched_core_empty(&dd->core) || !list_empty(&dd->dispatch));
 	for (p = 0; p < XD_NR_PRIO; p++) {
 		WARN_ON_ONCE(!list_empty(&dd->per_prio[p].fifo_list[READ]));
 		WARN_ON_ONCE(!list_empty(&dd->per_prio[p].fifo_list[WRITE]));
@@ -1278,35 +1109,7 @@ static void xd_exit_sched(struct elevator_queue *e)
 
 /* ---- sysfs knobs ---------------------------------------------------- */
 
-static ssize_t xd_knob_show(struct elevator_queue *e, unsigned int knob,
-			    char *page)
-{
-	return sysfs_emit(page, "%llu\n", xd_knob_get(e->elevator_data, knob));
-}
-
-/* A decimal int, then the knob's own checks (netlink shares them). */
-static ssize_t xd_knob_store(struct elevator_queue *e, unsigned int knob,
-			     const char *page, size_t count)
-{
-	struct xd_data *dd = e->elevator_data;
-	int v, ret;
-
-	if (kstrtoint(page, 10, &v) || v < 0)
-		return -EINVAL;
-	ret = schedctl_nl_knob_write(&dd->nl, knob, v);
-	return ret ? ret : count;
-}
-
-#define XD_KNOB_ATTR(name, id)						\
-static ssize_t xd_##name##_show(struct elevator_queue *e, char *page)	\
-{									\
-	return xd_knob_show(e, id, page);				\
-}									\
-static ssize_t xd_##name##_store(struct elevator_queue *e,		\
-				 const char *page, size_t count)	\
-{									\
-	return xd_knob_store(e, id, page, count);			\
-}
+#define XD_KNOB_ATTR(name, id)	XSCHED_KNOB_ATTR(xd, name, id)
 
 XD_KNOB_ATTR(read_expire, XD_K_READ_EXPIRE)
 XD_KNOB_ATTR(write_expire, XD_K_WRITE_EXPIRE)
@@ -1325,8 +1128,7 @@ XD_KNOB_ATTR(async_depth, XD_K_ASYNC_DEPTH)
 #endif
 XD_KNOB_ATTR(zoned_qd1_writes, XD_K_ZONED_QD1_WRITES)
 
-#define XD_ATTR(name) \
-	__ATTR(name, 0644, xd_##name##_show, xd_##name##_store)
+#define XD_ATTR(name)		XSCHED_ATTR(xd, name)
 
 static XD_ELV_ATTRS_CONST_QUAL struct elv_fs_entry xd_attrs[] = {
 	XD_ATTR(read_expire),
@@ -1369,11 +1171,11 @@ static const struct blk_mq_debugfs_attr xd_queue_debugfs[] = {
 
 static struct elevator_type xd_type = {
 	.ops = {
-		.depth_updated		= xd_depth_updated,
+		.depth_updated		= xsched_depth_updated,
 #ifndef XD_DEPTH_UPDATED_TAKES_Q
-		.init_hctx		= xd_init_hctx,
+		.init_hctx		= xsched_init_hctx,
 #endif
-		.limit_depth		= xd_limit_depth,
+		.limit_depth		= xsched_limit_depth,
 		.insert_requests	= xd_insert_requests,
 		.dispatch_request	= xd_dispatch_request,
 		.prepare_request	= xd_prepare_request,

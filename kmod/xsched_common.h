@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The scalability and elevator glue shared by the schedctl schedulers,
+ * xdeadline (xdeadline.c) and xbfq (xbfq.c): what both do the same way
+ * around their own scheduling logic.
+ *
+ *  - struct xsched_core, the first member of each scheduler's per-queue
+ *    data (so elevator_data points at it): netlink registration, per-CPU
+ *    counter pointer, the shared knobs, and the state of the ideas below,
+ *    each lock and the serialization bit on its own cache line.
+ *  - serialize_dispatch: xsched_dispatch_begin() / xsched_dispatch_end().
+ *  - defer_insert: xsched_insert_lock() queues the requests on a lightly
+ *    locked list when the scheduler lock is contended; the next holder of
+ *    that lock takes them with xsched_defer_take() and sorts them in.
+ *  - merge_skip: xsched_bio_merge().
+ *  - dispatch_batch: xsched_ready_fill() and xsched_ready_pop(), the ready
+ *    list handed out without the scheduler lock.
+ *  - async_depth: the limit_depth, depth_updated and init_hctx ops.
+ *  - init_sched, sysfs knob show/store and counter summing boilerplate.
+ *
+ * The scheduler lock itself stays in each scheduler's data, on a cache line
+ * with the state it protects; the helpers that take it are passed it.
+ * xdeadline never takes its locks from interrupt context, xbfq's
+ * completions do: @irqsafe (a constant in each scheduler) says whether the
+ * locks a helper takes without the scheduler lock held must disable
+ * interrupts.  Helpers called with the scheduler lock held take the other
+ * locks plainly either way.
+ *
+ * Lock order: the scheduler lock before insert_lock and ready_lock; the
+ * latter two are never held together.
+ */
+#ifndef XSCHED_COMMON_H
+#define XSCHED_COMMON_H
+
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/jiffies.h>
+#include <linux/spinlock.h>
+
+#include "xd_compat.h"
+#include "schedctl_nl_kapi.h"
+
+/* Per-CPU counters of the shared paths; first in each scheduler's own. */
+struct xsched_pcpu_stats {
+	u64 bio_merged;
+	u64 bio_merge_skipped;
+	u64 dispatch_skipped;
+	u64 deferred;
+	u64 ready_dispatched;
+};
+
+struct xsched_core {
+	/* Registration with schedctl_nl (netlink stats and events). */
+	struct schedctl_inst nl;
+	/* The xsched_pcpu_stats part of the scheduler's per-CPU counters. */
+	struct xsched_pcpu_stats __percpu *pcpu;
+
+	/* Tunables (sysfs), read locklessly with READ_ONCE(). */
+	int async_depth;
+	int serialize_dispatch;
+	int defer_insert;
+	int merge_skip;
+	int dispatch_batch;
+
+	/* Dispatch serialization. */
+	unsigned long run_state ____cacheline_aligned_in_smp;
+
+	/* Requests chosen in order, handed out without the scheduler lock. */
+	spinlock_t ready_lock ____cacheline_aligned_in_smp;
+	struct list_head ready;
+
+	/* Deferred insertions. */
+	spinlock_t insert_lock ____cacheline_aligned_in_smp;
+	struct list_head ins_head;
+	struct list_head ins_tail;
+};
+
+/* Bits of xsched_core.run_state. */
+enum { XSCHED_DISPATCHING };
+
+/* The core of the scheduler attached to @q. */
+static inline struct xsched_core *xsched_of(struct request_queue *q)
+{
+	return q->elevator->elevator_data;
+}
+
+/*
+ * Set up @xc, whose per-CPU counters are @pcpu, with the defaults of the
+ * shared knobs; @dispatch_batch is the scheduler's own.
+ */
+static inline void xsched_core_init(struct xsched_core *xc,
+				    struct xsched_pcpu_stats __percpu *pcpu,
+				    struct request_queue *q, int dispatch_batch)
+{
+	spin_lock_init(&xc->ready_lock);
+	spin_lock_init(&xc->insert_lock);
+	INIT_LIST_HEAD(&xc->ready);
+	INIT_LIST_HEAD(&xc->ins_head);
+	INIT_LIST_HEAD(&xc->ins_tail);
+	xc->pcpu = pcpu;
+	xc->async_depth = q->nr_requests;
+	xc->serialize_dispatch = 1;
+	xc->defer_insert = 1;
+	xc->merge_skip = 1;
+	xc->dispatch_batch = dispatch_batch;
+}
+
+/* Nothing on the ready or deferred lists (for exit_sched's checks). */
+static inline bool xsched_core_empty(struct xsched_core *xc)
+{
+	return list_empty(&xc->ready) && list_empty(&xc->ins_head) &&
+	       list_empty(&xc->ins_tail);
+}
+
+/* Requests on the ready or deferred lists?  Lockless, for has_work. */
+static inline bool xsched_has_pending(struct xsched_core *xc)
+{
+	return !list_empty_careful(&xc->ready) ||
+	       !list_empty_careful(&xc->ins_head) ||
+	       !list_empty_careful(&xc->ins_tail);
+}
+
+/* ---- locks, irq-safe or not ------------------------------------------ */
+
+static __always_inline void xsched_lock(spinlock_t *lock, bool irqsafe,
+					unsigned long *flags)
+{
+	if (irqsafe)
+		spin_lock_irqsave(lock, *flags);
+	else
+		spin_lock(lock);
+}
+
+static __always_inline bool xsched_trylock(spinlock_t *lock, bool irqsafe,
+					   unsigned long *flags)
+{
+	if (irqsafe)
+		return spin_trylock_irqsave(lock, *flags);
+	return spin_trylock(lock);
+}
+
+static __always_inline void xsched_unlock(spinlock_t *lock, bool irqsafe,
+					  unsigned long *flags)
+{
+	if (irqsafe)
+		spin_unlock_irqrestore(lock, *flags);
+	else
+		spin_unlock(lock);
+}
+
+/* ---- serialize_dispatch ---------------------------------------------- */
+
+/*
+ * With @serialize (serialize_dispatch, read once by the caller), only one
+ * context runs the dispatch logic: false, counted in dispatch_skipped, if
+ * another one is at it; the caller then returns NULL at once (blk-mq
+ * re-runs the queue).  Otherwise pair with xsched_dispatch_end().
+ */
+static inline bool xsched_dispatch_begin(struct xsched_core *xc,
+					 bool serialize)
+{
+	if (serialize && (test_bit(XSCHED_DISPATCHING, &xc->run_state) ||
+			  test_and_set_bit_lock(XSCHED_DISPATCHING,
+						&xc->run_state))) {
+		this_cpu_inc(xc->pcpu->dispatch_skipped);
+		return false;
+	}
+	return true;
+}
+
+static inline void xsched_dispatch_end(struct xsched_core *xc, bool serialize)
+{
+	if (serialize)
+		clear_bit_unlock(XSCHED_DISPATCHING, &xc->run_state);
+}
+
+/* ---- defer_insert ----------------------------------------------------- */
+
+/*
+ * Start inserting @list: stamp each request with its arrival time (jiffies
+ * in fifo_time, where deferred requests carry it), then take @lock, the
+ * scheduler lock.  With defer_insert set and @lock contended, queue @list
+ * for the dispatcher to sort in instead and return false: @lock is not
+ * held then.  @flags holds the saved irq state if @irqsafe (else unused,
+ * may be NULL).
+ */
+static __always_inline bool xsched_insert_lock(struct xsched_core *xc,
+					       spinlock_t *lock,
+					       struct list_head *list,
+					       bool at_head, bool irqsafe,
+					       unsigned long *flags)
+{
+	unsigned long now = jiffies;
+	struct request *rq;
+	u64 n = 0;
+
+	list_for_each_entry(rq, list, queuelist) {
+		rq->fifo_time = now;
+		n++;
+	}
+	if (!READ_ONCE(xc->defer_insert)) {
+		xsched_lock(lock, irqsafe, flags);
+	} else if (!xsched_trylock(lock, irqsafe, flags)) {
+		/* Contended: queue for the dispatcher to sort in. */
+		xsched_lock(&xc->insert_lock, irqsafe, flags);
+		list_splice_tail_init(list, at_head ? &xc->ins_head :
+					    &xc->ins_tail);
+		xsched_unlock(&xc->insert_lock, irqsafe, flags);
+		this_cpu_add(xc->pcpu->deferred, n);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Take the deferred insertions onto @head (at-head ones) and @tail; the
+ * caller holds the scheduler lock and sorts them in, @head first.  Returns
+ * true if there were any.
+ */
+static inline bool xsched_defer_take(struct xsched_core *xc,
+				     struct list_head *head,
+				     struct list_head *tail)
+{
+	if (list_empty_careful(&xc->ins_head) &&
+	    list_empty_careful(&xc->ins_tail))
+		return false;
+	spin_lock(&xc->insert_lock);
+	list_splice_init(&xc->ins_head, head);
+	list_splice_init(&xc->ins_tail, tail);
+	spin_unlock(&xc->insert_lock);
+	return !list_empty(head) || !list_empty(tail);
+}
+
+/* ---- merge_skip --------------------------------------------------------- */
+
+/*
+ * The bio_merge op, under @lock, the scheduler lock; with merge_skip set,
+ * skip the lookup while @lock is contended.
+ */
+static __always_inline bool xsched_bio_merge(struct xsched_core *xc,
+					     spinlock_t *lock,
+					     struct request_queue *q,
+					     struct bio *bio,
+					     unsigned int nr_segs,
+					     bool irqsafe)
+{
+	struct request *free = NULL;
+	unsigned long flags;
+	bool merged;
+
+	if (READ_ONCE(xc->merge_skip)) {
+		if (!xsched_trylock(lock, irqsafe, &flags)) {
+			this_cpu_inc(xc->pcpu->bio_merge_skipped);
+			return false;
+		}
+	} else {
+		xsched_lock(lock, irqsafe, &flags);
+	}
+	merged = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
+	xsched_unlock(lock, irqsafe, &flags);
+
+	if (free)
+		blk_mq_free_request(free);
+	if (merged)
+		this_cpu_inc(xc->pcpu->bio_merged);
+	return merged;
+}
+
+/* ---- the ready list (dispatch_batch) ---------------------------------- */
+
+/* The first ready request, or NULL; without the scheduler lock. */
+static __always_inline struct request *xsched_ready_pop(struct xsched_core *xc,
+							bool irqsafe)
+{
+	struct request *rq;
+	unsigned long flags;
+
+	if (list_empty_careful(&xc->ready))
+		return NULL;
+	xsched_lock(&xc->ready_lock, irqsafe, &flags);
+	rq = list_first_entry_or_null(&xc->ready, struct request, queuelist);
+	if (rq)
+		list_del_init(&rq->queuelist);
+	xsched_unlock(&xc->ready_lock, irqsafe, &flags);
+	if (rq)
+		this_cpu_inc(xc->pcpu->ready_dispatched);
+	return rq;
+}
+
+/*
+ * The caller, holding the scheduler lock, has picked one request of a
+ * batch of @batch: move up to @batch - 1 more, chosen by @pick in
+ * scheduling order, to the ready list.
+ */
+static __always_inline void
+xsched_ready_fill(struct xsched_core *xc, int batch,
+		  struct request *(*pick)(struct xsched_core *xc))
+{
+	LIST_HEAD(more);
+	struct request *next;
+	int n;
+
+	for (n = 1; n < batch; n++) {
+		next = pick(xc);
+		if (!next)
+			break;
+		list_add_tail(&next->queuelist, &more);
+	}
+	if (!list_empty(&more)) {
+		spin_lock(&xc->ready_lock);
+		list_splice_tail(&more, &xc->ready);
+		spin_unlock(&xc->ready_lock);
+	}
+}
+
+/* ---- async_depth -------------------------------------------------------- */
+
+/* Throttle async I/O and writes to async_depth tags (stock semantics). */
+static inline void xsched_limit_depth(blk_opf_t opf,
+				      struct blk_mq_alloc_data *data)
+{
+	struct request_queue *q = data->q;
+
+	if (op_is_sync(opf) && !op_is_write(opf))
+		return;
+#if defined(XD_QUEUE_ASYNC_DEPTH)
+	data->shallow_depth = q->async_depth;
+#elif defined(XD_SHALLOW_DEPTH_PER_WORD)
+	{
+		struct sbitmap_queue *bt = &data->hctx->sched_tags->bitmap_tags;
+		unsigned int nrr = q->nr_requests;
+
+		data->shallow_depth = ((READ_ONCE(xsched_of(q)->async_depth) <<
+					bt->sb.shift) + nrr - 1) / nrr;
+	}
+#else
+	data->shallow_depth = READ_ONCE(xsched_of(q)->async_depth);
+#endif
+}
+
+#ifdef XD_DEPTH_UPDATED_TAKES_Q
+static inline void xsched_depth_updated(struct request_queue *q)
+{
+	struct blk_mq_hw_ctx *hctx;
+	unsigned long i;
+
+	queue_for_each_hw_ctx(q, hctx, i)
+		sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags,
+						q->async_depth);
+}
+#else
+static inline void xsched_depth_updated(struct blk_mq_hw_ctx *hctx)
+{
+	struct request_queue *q = hctx->queue;
+
+	WRITE_ONCE(xsched_of(q)->async_depth, q->nr_requests);
+	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
+}
+
+static inline int xsched_init_hctx(struct blk_mq_hw_ctx *hctx,
+				   unsigned int hctx_idx)
+{
+	xsched_depth_updated(hctx);
+	return 0;
+}
+#endif
+
+/* ---- init_sched --------------------------------------------------------- */
+
+/*
+ * Last step of init_data: register with schedctl_nl (from here on netlink
+ * readers see this instance, whose data starts with @xc), then attach it
+ * to @q.  On failure nothing is attached; the caller frees its data.
+ */
+static inline int xsched_attach(struct xsched_core *xc,
+				const struct schedctl_sched_ops *ops,
+				struct request_queue *q,
+				struct elevator_queue *eq)
+{
+	int ret;
+
+	ret = schedctl_nl_register(&xc->nl, ops, q, xc);
+	if (ret)
+		return ret;
+	eq->elevator_data = xc;
+	/* One set of queues for the whole device, like mq-deadline. */
+	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
+	q->elevator = eq;
+#ifdef XD_QUEUE_ASYNC_DEPTH
+	q->async_depth = q->nr_requests;
+	xsched_depth_updated(q);
+#endif
+	return 0;
+}
+
+/*
+ * XSCHED_INIT_SCHED(prefix) defines the init_sched op <prefix>_init_sched
+ * around int <prefix>_init_data(q, eq): where the elevator core passes the
+ * elevator_queue, directly; elsewhere init_sched allocates it first.
+ */
+#ifdef XD_INIT_SCHED_TAKES_EQ
+#define XSCHED_INIT_SCHED(prefix)					\
+static int prefix##_init_sched(struct request_queue *q,			\
+			       struct elevator_queue *eq)		\
+{									\
+	return prefix##_init_data(q, eq);				\
+}
+#else
+static inline int
+xsched_alloc_init_sched(struct request_queue *q, struct elevator_type *e,
+			int (*init_data)(struct request_queue *q,
+					 struct elevator_queue *eq))
+{
+	struct elevator_queue *eq;
+	int ret;
+
+	eq = elevator_alloc(q, e);
+	if (!eq)
+		return -ENOMEM;
+	ret = init_data(q, eq);
+	if (ret)
+		kobject_put(&eq->kobj);
+	return ret;
+}
+
+#define XSCHED_INIT_SCHED(prefix)					\
+static int prefix##_init_sched(struct request_queue *q,			\
+			       struct elevator_type *e)			\
+{									\
+	return xsched_alloc_init_sched(q, e, prefix##_init_data);	\
+}
+#endif
+
+/* ---- sysfs knobs and counters ----------------------------------------- */
+
+/*
+ * A decimal int, then the knob's own checks (netlink shares them);
+ * -EINVAL for anything else.  The change is announced on netlink.
+ */
+static inline ssize_t xsched_knob_store(struct elevator_queue *e,
+					unsigned int knob, const char *page,
+					size_t count)
+{
+	struct xsched_core *xc = e->elevator_data;
+	int v, ret;
+
+	if (kstrtoint(page, 10, &v) || v < 0)
+		return -EINVAL;
+	ret = schedctl_nl_knob_write(&xc->nl, knob, v);
+	return ret ? ret : count;
+}
+
+/*
+ * The sysfs show and store functions <prefix>_<name>_show/_store of knob
+ * @id: the value as <prefix>_knob_get() has it in the knob's units, and
+ * xsched_knob_store().  XSCHED_ATTR(prefix, name) is its elv_fs_entry.
+ */
+#define XSCHED_KNOB_ATTR(prefix, name, id)				\
+static ssize_t prefix##_##name##_show(struct elevator_queue *e,		\
+				      char *page)			\
+{									\
+	return sysfs_emit(page, "%llu\n",				\
+			  prefix##_knob_get(e->elevator_data, id));	\
+}									\
+static ssize_t prefix##_##name##_store(struct elevator_queue *e,	\
+				       const char *page, size_t count)	\
+{									\
+	return xsched_knob_store(e, id, page, count);			\
+}
+
+#define XSCHED_ATTR(prefix, name) \
+	__ATTR(name, 0644, prefix##_##name##_show, prefix##_##name##_store)
+
+/* Add one CPU's shared counters @s to @sum. */
+static inline void xsched_pcpu_add(struct xsched_pcpu_stats *sum,
+				   const struct xsched_pcpu_stats *s)
+{
+	sum->bio_merged += s->bio_merged;
+	sum->bio_merge_skipped += s->bio_merge_skipped;
+	sum->dispatch_skipped += s->dispatch_skipped;
+	sum->deferred += s->deferred;
+	sum->ready_dispatched += s->ready_dispatched;
+}
+
+#endif /* XSCHED_COMMON_H */
