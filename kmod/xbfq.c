@@ -28,9 +28,9 @@
  *    real-time for totally seeky queues, and burst detection (queues created
  *    in a large burst get neither raising nor idling unless other queues
  *    were active when the burst began).
- *  - Scalability as in xdeadline: serialize_dispatch, defer_insert (only
- *    when the lock is contended; insert merges are kept), merge_skip and
- *    dispatch_batch.
+ *  - Scalability as in xdeadline (xsched_common.h): serialize_dispatch,
+ *    defer_insert (only when the lock is contended; insert merges are
+ *    kept), merge_skip and dispatch_batch.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -46,6 +46,7 @@
 #include "xd_compat.h"
 #include "xd_hrtimer.h"
 #include "schedctl_nl_kapi.h"
+#include "xsched_common.h"
 
 #define XB_NAME "xbfq"
 
@@ -91,6 +92,8 @@ static const char *const xb_class_name[XB_NR_CLASS] = { "rt", "be", "idle" };
 #define XB_MAX_MS		3600000
 #define XB_QUEUE_TTL_NS		(10ULL * NSEC_PER_SEC)
 #define XB_HASH_BITS		6
+/* Completions take the scheduler lock: all locks are irq-safe. */
+#define XB_IRQSAFE		true
 
 /* Why an in-service queue stopped being served. */
 enum {
@@ -117,11 +120,7 @@ enum { XB_TREE_NONE, XB_TREE_ELIG, XB_TREE_PEND };
 
 /* Counters updated outside the scheduler lock, summed when read. */
 struct xb_pcpu_stats {
-	u64 bio_merged;
-	u64 bio_merge_skipped;
-	u64 dispatch_skipped;
-	u64 deferred;
-	u64 ready_dispatched;
+	struct xsched_pcpu_stats core;
 	u64 queue_alloc_failed;
 };
 
@@ -206,6 +205,12 @@ struct xb_class {
 };
 
 struct xb_data {
+	/*
+	 * First: elevator_data points here.  Ready list, deferred insertions,
+	 * dispatch serialization, netlink registration, shared knobs.
+	 */
+	struct xsched_core core;
+
 	/* Main lock (irq-safe: completions take it). */
 	spinlock_t lock ____cacheline_aligned_in_smp;
 	struct list_head dispatch;		/* at-head requests */
@@ -235,15 +240,6 @@ struct xb_data {
 	u64 idle_armed, injected, wr_interactive, wr_softrt;
 	u64 fifo_expired, back_seeks;
 
-	unsigned long run_state ____cacheline_aligned_in_smp;
-
-	spinlock_t ready_lock ____cacheline_aligned_in_smp;
-	struct list_head ready;
-
-	spinlock_t insert_lock ____cacheline_aligned_in_smp;
-	struct list_head ins_head;
-	struct list_head ins_tail;
-
 	/* Queue lookup, creation and references. */
 	spinlock_t hash_lock ____cacheline_aligned_in_smp;
 	struct hlist_head hash[1 << XB_HASH_BITS];
@@ -261,8 +257,6 @@ struct xb_data {
 	struct hrtimer timer;
 	struct xb_pcpu_stats __percpu *pcpu;
 	struct request_queue *q;
-	/* Registration with schedctl_nl (netlink stats and events). */
-	struct schedctl_inst nl;
 	bool rotational;
 	bool internal_queueing;		/* the device queues more than one */
 
@@ -280,14 +274,9 @@ struct xb_data {
 	int wr_max_time_ms;
 	int injection;
 	int queue_merging;
-	int async_depth;
-	int serialize_dispatch;
-	int defer_insert;
-	int merge_skip;
-	int dispatch_batch;
 };
 
-enum { XB_DISPATCHING };
+static_assert(offsetof(struct xb_data, core) == 0);
 
 static struct xb_data *xb_of(struct request_queue *q)
 {
@@ -1481,13 +1470,8 @@ static void xb_drain_deferred(struct xb_data *xbd, struct list_head *free,
 	LIST_HEAD(head);
 	LIST_HEAD(tail);
 
-	if (list_empty_careful(&xbd->ins_head) &&
-	    list_empty_careful(&xbd->ins_tail))
+	if (!xsched_defer_take(&xbd->core, &head, &tail))
 		return;
-	spin_lock(&xbd->insert_lock);
-	list_splice_init(&xbd->ins_head, &head);
-	list_splice_init(&xbd->ins_tail, &tail);
-	spin_unlock(&xbd->insert_lock);
 	xb_insert_list(xbd, &head, XD_INSERT_FLAGS_HEAD, free, now);
 	xb_insert_list(xbd, &tail, XD_INSERT_FLAGS_TAIL, free, now);
 }
@@ -1496,26 +1480,13 @@ static void xb_insert_requests(struct blk_mq_hw_ctx *hctx,
 			       struct list_head *list, xd_insert_t flags)
 {
 	struct xb_data *xbd = xb_of(hctx->queue);
-	unsigned long now = jiffies, irqflags;
-	struct request *rq;
+	unsigned long irqflags;
 	LIST_HEAD(free);
-	u64 n = 0;
 
-	list_for_each_entry(rq, list, queuelist) {
-		rq->fifo_time = now;
-		n++;
-	}
-	if (!READ_ONCE(xbd->defer_insert)) {
-		spin_lock_irqsave(&xbd->lock, irqflags);
-	} else if (!spin_trylock_irqsave(&xbd->lock, irqflags)) {
-		/* Contended: queue for the dispatcher to sort in. */
-		spin_lock_irqsave(&xbd->insert_lock, irqflags);
-		list_splice_tail_init(list, XD_INSERT_AT_HEAD(flags) ?
-				      &xbd->ins_head : &xbd->ins_tail);
-		spin_unlock_irqrestore(&xbd->insert_lock, irqflags);
-		this_cpu_add(xbd->pcpu->deferred, n);
+	if (!xsched_insert_lock(&xbd->core, &xbd->lock, list,
+				XD_INSERT_AT_HEAD(flags), XB_IRQSAFE,
+				&irqflags))
 		return;
-	}
 	xb_drain_deferred(xbd, &free, ktime_get_ns());
 	xb_insert_list(xbd, list, flags, &free, ktime_get_ns());
 	spin_unlock_irqrestore(&xbd->lock, irqflags);
@@ -1524,67 +1495,38 @@ static void xb_insert_requests(struct blk_mq_hw_ctx *hctx,
 
 /* ---- dispatch ------------------------------------------------------------ */
 
-static struct request *xb_ready_pop(struct xb_data *xbd)
+/* More requests for a batch, for xsched_ready_fill(). */
+static struct request *xb_pick_more(struct xsched_core *xc)
 {
-	struct request *rq;
-	unsigned long flags;
-
-	if (list_empty_careful(&xbd->ready))
-		return NULL;
-	spin_lock_irqsave(&xbd->ready_lock, flags);
-	rq = list_first_entry_or_null(&xbd->ready, struct request, queuelist);
-	if (rq)
-		list_del_init(&rq->queuelist);
-	spin_unlock_irqrestore(&xbd->ready_lock, flags);
-	if (rq)
-		this_cpu_inc(xbd->pcpu->ready_dispatched);
-	return rq;
+	return xb_pick(container_of(xc, struct xb_data, core));
 }
 
 static struct request *xb_dispatch_request(struct blk_mq_hw_ctx *hctx)
 {
 	struct xb_data *xbd = xb_of(hctx->queue);
-	bool serialize = READ_ONCE(xbd->serialize_dispatch);
+	bool serialize = READ_ONCE(xbd->core.serialize_dispatch);
 	struct request *rq;
 	unsigned long flags;
 	LIST_HEAD(free);
-	int batch, n;
+	int batch;
 
-	if (serialize && (test_bit(XB_DISPATCHING, &xbd->run_state) ||
-			  test_and_set_bit_lock(XB_DISPATCHING, &xbd->run_state))) {
-		this_cpu_inc(xbd->pcpu->dispatch_skipped);
+	if (!xsched_dispatch_begin(&xbd->core, serialize))
 		return NULL;
-	}
 
-	rq = xb_ready_pop(xbd);
+	rq = xsched_ready_pop(&xbd->core, XB_IRQSAFE);
 	if (rq)
 		goto out;
 
 	spin_lock_irqsave(&xbd->lock, flags);
 	xb_drain_deferred(xbd, &free, ktime_get_ns());
 	rq = xb_pick(xbd);
-	batch = READ_ONCE(xbd->dispatch_batch);
-	if (rq && batch > 1) {
-		LIST_HEAD(more);
-		struct request *next;
-
-		for (n = 1; n < batch; n++) {
-			next = xb_pick(xbd);
-			if (!next)
-				break;
-			list_add_tail(&next->queuelist, &more);
-		}
-		if (!list_empty(&more)) {
-			spin_lock(&xbd->ready_lock);
-			list_splice_tail(&more, &xbd->ready);
-			spin_unlock(&xbd->ready_lock);
-		}
-	}
+	batch = READ_ONCE(xbd->core.dispatch_batch);
+	if (rq && batch > 1)
+		xsched_ready_fill(&xbd->core, batch, xb_pick_more);
 	spin_unlock_irqrestore(&xbd->lock, flags);
 	xd_free_requests(&free);
 out:
-	if (serialize)
-		clear_bit_unlock(XB_DISPATCHING, &xbd->run_state);
+	xsched_dispatch_end(&xbd->core, serialize);
 	return rq;
 }
 
@@ -1592,10 +1534,7 @@ static bool xb_has_work(struct blk_mq_hw_ctx *hctx)
 {
 	struct xb_data *xbd = xb_of(hctx->queue);
 
-	return READ_ONCE(xbd->nr_queued) ||
-	       !list_empty_careful(&xbd->ready) ||
-	       !list_empty_careful(&xbd->ins_head) ||
-	       !list_empty_careful(&xbd->ins_tail);
+	return READ_ONCE(xbd->nr_queued) || xsched_has_pending(&xbd->core);
 }
 
 /* The idle timer only makes blk-mq look at the queue again. */
@@ -1613,26 +1552,9 @@ static bool xb_bio_merge(struct request_queue *q, struct bio *bio,
 			 unsigned int nr_segs)
 {
 	struct xb_data *xbd = xb_of(q);
-	struct request *free = NULL;
-	unsigned long flags;
-	bool merged;
 
-	if (READ_ONCE(xbd->merge_skip)) {
-		if (!spin_trylock_irqsave(&xbd->lock, flags)) {
-			this_cpu_inc(xbd->pcpu->bio_merge_skipped);
-			return false;
-		}
-	} else {
-		spin_lock_irqsave(&xbd->lock, flags);
-	}
-	merged = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
-	spin_unlock_irqrestore(&xbd->lock, flags);
-
-	if (free)
-		blk_mq_free_request(free);
-	if (merged)
-		this_cpu_inc(xbd->pcpu->bio_merged);
-	return merged;
+	return xsched_bio_merge(&xbd->core, &xbd->lock, q, bio, nr_segs,
+				XB_IRQSAFE);
 }
 
 /* Merge only within the queue of the submitting task. */
@@ -1841,54 +1763,6 @@ static void xb_finish_request(struct request *rq)
 	xb_put_ref(xbd, xq);
 }
 
-/* Throttle async I/O and writes to async_depth tags (as xdeadline). */
-static void xb_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
-{
-	struct request_queue *q = data->q;
-
-	if (op_is_sync(opf) && !op_is_write(opf))
-		return;
-#if defined(XD_QUEUE_ASYNC_DEPTH)
-	data->shallow_depth = q->async_depth;
-#elif defined(XD_SHALLOW_DEPTH_PER_WORD)
-	{
-		struct sbitmap_queue *bt = &data->hctx->sched_tags->bitmap_tags;
-		unsigned int nrr = q->nr_requests;
-
-		data->shallow_depth = ((READ_ONCE(xb_of(q)->async_depth) <<
-					bt->sb.shift) + nrr - 1) / nrr;
-	}
-#else
-	data->shallow_depth = READ_ONCE(xb_of(q)->async_depth);
-#endif
-}
-
-#ifdef XD_DEPTH_UPDATED_TAKES_Q
-static void xb_depth_updated(struct request_queue *q)
-{
-	struct blk_mq_hw_ctx *hctx;
-	unsigned long i;
-
-	queue_for_each_hw_ctx(q, hctx, i)
-		sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags,
-						q->async_depth);
-}
-#else
-static void xb_depth_updated(struct blk_mq_hw_ctx *hctx)
-{
-	struct request_queue *q = hctx->queue;
-
-	WRITE_ONCE(xb_of(q)->async_depth, q->nr_requests);
-	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
-}
-
-static int xb_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
-{
-	xb_depth_updated(hctx);
-	return 0;
-}
-#endif
-
 /* ---- knobs and counters for sysfs, debugfs and netlink ---------------- */
 
 /* The knobs, in sysfs order. */
@@ -1964,14 +1838,15 @@ static const struct xb_knob xb_knobs[XB_K_NR] = {
 	XB_KNOB(XB_K_INJECTION, "injection", injection, 0, 1),
 	XB_KNOB(XB_K_QUEUE_MERGING, "queue_merging", queue_merging, 0, 1),
 #ifndef XD_QUEUE_ASYNC_DEPTH
-	XB_KNOB(XB_K_ASYNC_DEPTH, "async_depth", async_depth, 1, INT_MAX),
+	XB_KNOB(XB_K_ASYNC_DEPTH, "async_depth", core.async_depth, 1,
+		INT_MAX),
 #endif
 	XB_KNOB(XB_K_SERIALIZE_DISPATCH, "serialize_dispatch",
-		serialize_dispatch, 0, 1),
-	XB_KNOB(XB_K_DEFER_INSERT, "defer_insert", defer_insert, 0, 1),
-	XB_KNOB(XB_K_MERGE_SKIP, "merge_skip", merge_skip, 0, 1),
-	XB_KNOB(XB_K_DISPATCH_BATCH, "dispatch_batch", dispatch_batch, 1,
-		XB_MAX_BATCH),
+		core.serialize_dispatch, 0, 1),
+	XB_KNOB(XB_K_DEFER_INSERT, "defer_insert", core.defer_insert, 0, 1),
+	XB_KNOB(XB_K_MERGE_SKIP, "merge_skip", core.merge_skip, 0, 1),
+	XB_KNOB(XB_K_DISPATCH_BATCH, "dispatch_batch", core.dispatch_batch,
+		1, XB_MAX_BATCH),
 };
 
 /* schedctl_sched_ops wants the names alone; filled from xb_knobs. */
@@ -2073,11 +1948,7 @@ static void xb_counters_get(void *priv, u64 *v)
 	for_each_possible_cpu(cpu) {
 		struct xb_pcpu_stats *s = per_cpu_ptr(xbd->pcpu, cpu);
 
-		sum.bio_merged += s->bio_merged;
-		sum.bio_merge_skipped += s->bio_merge_skipped;
-		sum.dispatch_skipped += s->dispatch_skipped;
-		sum.deferred += s->deferred;
-		sum.ready_dispatched += s->ready_dispatched;
+		xsched_pcpu_add(&sum.core, &s->core);
 		sum.queue_alloc_failed += s->queue_alloc_failed;
 	}
 
@@ -2095,7 +1966,7 @@ static void xb_counters_get(void *priv, u64 *v)
 	}
 	v[XB_C_IN_FLIGHT] = xbd->inflight;
 	v[XB_C_QUEUED] = xbd->nr_queued;
-	v[XB_C_MERGED_BIO] = sum.bio_merged;
+	v[XB_C_MERGED_BIO] = sum.core.bio_merged;
 	v[XB_C_MERGED_INSERT] = xbd->insert_merged;
 	v[XB_C_MERGED_REQUEST] = xbd->request_merged;
 	for (c = 0; c < XB_NR_EXP; c++)
@@ -2109,10 +1980,10 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_ACTIVE_QUEUES] = xbd->nr_active;
 	v[XB_C_AUTO_MAX_BUDGET] = xbd->auto_max_budget;
 	v[XB_C_PEAK_RATE] = xbd->peak_rate;
-	v[XB_C_MERGE_SKIPPED] = sum.bio_merge_skipped;
-	v[XB_C_DISPATCH_SKIPPED] = sum.dispatch_skipped;
-	v[XB_C_DEFERRED] = sum.deferred;
-	v[XB_C_READY_DISPATCHED] = sum.ready_dispatched;
+	v[XB_C_MERGE_SKIPPED] = sum.core.bio_merge_skipped;
+	v[XB_C_DISPATCH_SKIPPED] = sum.core.dispatch_skipped;
+	v[XB_C_DEFERRED] = sum.core.deferred;
+	v[XB_C_READY_DISPATCHED] = sum.core.ready_dispatched;
 	v[XB_C_QUEUE_ALLOC_FAILED] = sum.queue_alloc_failed;
 	spin_unlock_irqrestore(&xbd->lock, flags);
 
@@ -2154,14 +2025,10 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 		return -ENOMEM;
 	}
 
+	xsched_core_init(&xbd->core, &xbd->pcpu->core, q, XB_DISPATCH_BATCH);
 	spin_lock_init(&xbd->lock);
-	spin_lock_init(&xbd->ready_lock);
-	spin_lock_init(&xbd->insert_lock);
 	spin_lock_init(&xbd->hash_lock);
 	INIT_LIST_HEAD(&xbd->dispatch);
-	INIT_LIST_HEAD(&xbd->ready);
-	INIT_LIST_HEAD(&xbd->ins_head);
-	INIT_LIST_HEAD(&xbd->ins_tail);
 	INIT_LIST_HEAD(&xbd->lru);
 	INIT_LIST_HEAD(&xbd->linger);
 	for (i = 0; i < ARRAY_SIZE(xbd->hash); i++)
@@ -2191,49 +2058,18 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 	xbd->wr_max_time_ms = XB_WR_MAX_TIME_MS;
 	xbd->injection = 1;
 	xbd->queue_merging = 1;
-	xbd->async_depth = q->nr_requests;
-	xbd->serialize_dispatch = 1;
-	xbd->defer_insert = 1;
-	xbd->merge_skip = 1;
-	xbd->dispatch_batch = XB_DISPATCH_BATCH;
 
 	/* Last: from here on netlink readers see this instance. */
-	ret = schedctl_nl_register(&xbd->nl, &xb_nl_ops, q, xbd);
+	ret = xsched_attach(&xbd->core, &xb_nl_ops, q, eq);
 	if (ret) {
 		free_percpu(xbd->pcpu);
 		kfree(xbd);
 		return ret;
 	}
-	eq->elevator_data = xbd;
-	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
-	q->elevator = eq;
-#ifdef XD_QUEUE_ASYNC_DEPTH
-	q->async_depth = q->nr_requests;
-	xb_depth_updated(q);
-#endif
 	return 0;
 }
 
-#ifdef XD_INIT_SCHED_TAKES_EQ
-static int xb_init_sched(struct request_queue *q, struct elevator_queue *eq)
-{
-	return xb_init_data(q, eq);
-}
-#else
-static int xb_init_sched(struct request_queue *q, struct elevator_type *e)
-{
-	struct elevator_queue *eq;
-	int ret;
-
-	eq = elevator_alloc(q, e);
-	if (!eq)
-		return -ENOMEM;
-	ret = xb_init_data(q, eq);
-	if (ret)
-		kobject_put(&eq->kobj);
-	return ret;
-}
-#endif
+XSCHED_INIT_SCHED(xb)
 
 static void xb_exit_sched(struct elevator_queue *e)
 {
@@ -2244,7 +2080,7 @@ static void xb_exit_sched(struct elevator_queue *e)
 	int i;
 
 	/* First, so that no netlink reader sees the instance go away. */
-	schedctl_nl_unregister(&xbd->nl);
+	schedctl_nl_unregister(&xbd->core.nl);
 	hrtimer_cancel(&xbd->timer);
 	/* The queue is frozen: every request has completed. */
 	spin_lock_irqsave(&xbd->lock, flags);
@@ -2252,8 +2088,8 @@ static void xb_exit_sched(struct elevator_queue *e)
 		xb_expire(xbd, xbd->in_service, XB_EXP_EMPTY, ktime_get_ns());
 	xb_linger_expire(xbd, 0, true);
 	WARN_ON_ONCE(xbd->nr_queued || xbd->inflight || xbd->nr_active);
-	WARN_ON_ONCE(!list_empty(&xbd->ready) || !list_empty(&xbd->dispatch) ||
-		     !list_empty(&xbd->ins_head) || !list_empty(&xbd->ins_tail));
+	WARN_ON_ONCE(!xsched_core_empty(&xbd->core) ||
+		     !list_empty(&xbd->dispatch));
 	spin_unlock_irqrestore(&xbd->lock, flags);
 	hrtimer_cancel(&xbd->timer);
 
@@ -2280,38 +2116,7 @@ static void xb_exit_sched(struct elevator_queue *e)
 
 /* ---- sysfs knobs ---------------------------------------------------------- */
 
-static ssize_t xb_knob_show(struct elevator_queue *e, unsigned int knob,
-			    char *page)
-{
-	return sysfs_emit(page, "%llu\n", xb_knob_get(e->elevator_data, knob));
-}
-
-/*
- * A decimal int, then the knob's range check (netlink shares it); -EINVAL
- * for anything else.  The change is announced on netlink.
- */
-static ssize_t xb_knob_store(struct elevator_queue *e, unsigned int knob,
-			     const char *page, size_t count)
-{
-	struct xb_data *xbd = e->elevator_data;
-	int v, ret;
-
-	if (kstrtoint(page, 10, &v) || v < 0)
-		return -EINVAL;
-	ret = schedctl_nl_knob_write(&xbd->nl, knob, v);
-	return ret ? ret : count;
-}
-
-#define XB_KNOB_ATTR(name, id)						\
-static ssize_t xb_##name##_show(struct elevator_queue *e, char *page)	\
-{									\
-	return xb_knob_show(e, id, page);				\
-}									\
-static ssize_t xb_##name##_store(struct elevator_queue *e,		\
-				 const char *page, size_t count)	\
-{									\
-	return xb_knob_store(e, id, page, count);			\
-}
+#define XB_KNOB_ATTR(name, id)	XSCHED_KNOB_ATTR(xb, name, id)
 
 XB_KNOB_ATTR(slice_idle, XB_K_SLICE_IDLE)
 XB_KNOB_ATTR(slice_idle_us, XB_K_SLICE_IDLE_US)
@@ -2336,8 +2141,7 @@ XB_KNOB_ATTR(defer_insert, XB_K_DEFER_INSERT)
 XB_KNOB_ATTR(merge_skip, XB_K_MERGE_SKIP)
 XB_KNOB_ATTR(dispatch_batch, XB_K_DISPATCH_BATCH)
 
-#define XB_ATTR(name) \
-	__ATTR(name, 0644, xb_##name##_show, xb_##name##_store)
+#define XB_ATTR(name)		XSCHED_ATTR(xb, name)
 
 static XD_ELV_ATTRS_CONST_QUAL struct elv_fs_entry xb_attrs[] = {
 	XB_ATTR(slice_idle),
@@ -2422,11 +2226,11 @@ static const struct blk_mq_debugfs_attr xb_queue_debugfs[] = {
 
 static struct elevator_type xb_type = {
 	.ops = {
-		.depth_updated		= xb_depth_updated,
+		.depth_updated		= xsched_depth_updated,
 #ifndef XD_DEPTH_UPDATED_TAKES_Q
-		.init_hctx		= xb_init_hctx,
+		.init_hctx		= xsched_init_hctx,
 #endif
-		.limit_depth		= xb_limit_depth,
+		.limit_depth		= xsched_limit_depth,
 		.insert_requests	= xb_insert_requests,
 		.dispatch_request	= xb_dispatch_request,
 		.prepare_request	= xb_prepare_request,
