@@ -1600,10 +1600,8 @@ static int xb_request_merge(struct request_queue *q, struct request **rq,
 			    struct bio *bio)
 {
 	struct xb_data *xbd = xb_of(q);
-	sector_t end = bio_end_sector(bio);
 	bool sync = op_is_sync(bio->bi_opf);
 	struct xb_queue *xq;
-	struct request *cand;
 	u32 key = xb_hash_key(xb_owner()->pid, sync);
 
 	lockdep_assert_held(&xbd->lock);
@@ -1622,15 +1620,7 @@ static int xb_request_merge(struct request_queue *q, struct request **rq,
 	spin_unlock(&xbd->hash_lock);
 	if (!xq)
 		return ELEVATOR_NO_MERGE;
-	cand = elv_rb_find(&xq->sort, end);
-	if (cand && blk_rq_pos(cand) == end && elv_bio_merge_ok(cand, bio)) {
-		*rq = cand;
-		if (req_op(cand) == REQ_OP_DISCARD &&
-		    queue_max_discard_segments(q) > 1)
-			return ELEVATOR_DISCARD_MERGE;
-		return ELEVATOR_FRONT_MERGE;
-	}
-	return ELEVATOR_NO_MERGE;
+	return xsched_front_merge(q, &xq->sort, bio, rq);
 }
 
 static void xb_request_merged(struct request_queue *q, struct request *req,

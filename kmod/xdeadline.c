@@ -696,21 +696,12 @@ static int xd_request_merge(struct request_queue *q, struct request **rq,
 {
 	struct xd_data *dd = xd_of(q);
 	struct xd_per_prio *pp = &dd->per_prio[xd_ioprio_to_prio(bio->bi_ioprio)];
-	sector_t end = bio_end_sector(bio);
-	struct request *cand;
 
 	if (!READ_ONCE(dd->front_merges))
 		return ELEVATOR_NO_MERGE;
 
-	cand = elv_rb_find(&pp->sort_list[bio_data_dir(bio)], end);
-	if (cand && blk_rq_pos(cand) == end && elv_bio_merge_ok(cand, bio)) {
-		*rq = cand;
-		if (req_op(cand) == REQ_OP_DISCARD &&
-		    queue_max_discard_segments(q) > 1)
-			return ELEVATOR_DISCARD_MERGE;
-		return ELEVATOR_FRONT_MERGE;
-	}
-	return ELEVATOR_NO_MERGE;
+	return xsched_front_merge(q, &pp->sort_list[bio_data_dir(bio)], bio,
+				  rq);
 }
 
 static void xd_request_merged(struct request_queue *q, struct request *req,

@@ -12,7 +12,8 @@
  *  - defer_insert: xsched_insert_lock() queues the requests on a lightly
  *    locked list when the scheduler lock is contended; the next holder of
  *    that lock takes them with xsched_defer_take() and sorts them in.
- *  - merge_skip: xsched_bio_merge().
+ *  - merge_skip: xsched_bio_merge(); xsched_front_merge() for
+ *    request_merge.
  *  - dispatch_batch: xsched_ready_fill() and xsched_ready_pop(), the ready
  *    list handed out without the scheduler lock.
  *  - async_depth: the limit_depth, depth_updated and init_hctx ops.
@@ -264,6 +265,28 @@ static __always_inline bool xsched_bio_merge(struct xsched_core *xc,
 	if (merged)
 		this_cpu_inc(xc->pcpu->bio_merged);
 	return merged;
+}
+
+/*
+ * The request_merge lookup for a front merge of @bio: a request in the
+ * sector-sorted tree @sort that starts where @bio ends.
+ */
+static inline int xsched_front_merge(struct request_queue *q,
+				     struct rb_root *sort, struct bio *bio,
+				     struct request **rq)
+{
+	sector_t end = bio_end_sector(bio);
+	struct request *cand;
+
+	cand = elv_rb_find(sort, end);
+	if (cand && blk_rq_pos(cand) == end && elv_bio_merge_ok(cand, bio)) {
+		*rq = cand;
+		if (req_op(cand) == REQ_OP_DISCARD &&
+		    queue_max_discard_segments(q) > 1)
+			return ELEVATOR_DISCARD_MERGE;
+		return ELEVATOR_FRONT_MERGE;
+	}
+	return ELEVATOR_NO_MERGE;
 }
 
 /* ---- the ready list (dispatch_batch) ---------------------------------- */
