@@ -54,25 +54,8 @@ struct snap {			/* knob values of the scheduler we leave */
 	size_t n;
 };
 
-static void note(struct sc_report *rep, const char *fmt, ...)
-{
-	char *s, **nn;
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return;
-	nn = realloc(rep->notes, (rep->nnotes + 1) * sizeof(*nn));
-	if (!nn) {
-		free(s);
-		return;
-	}
-	rep->notes = nn;
-	nn[rep->nnotes++] = s;
-}
+/* A line for the report (what was skipped or chosen, and why). */
+#define note(rep, ...) sc_strv_pushf(&(rep)->notes, &(rep)->nnotes, __VA_ARGS__)
 
 static int fail(struct sc_report *rep, int code, const char *fmt, ...)
 {

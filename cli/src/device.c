@@ -462,24 +462,6 @@ int sc_device_members(const char *name, char ***out, size_t *n)
 
 /* ---- other writers of queue/scheduler ---------------------------------- */
 
-static void conflict(char ***out, size_t *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void conflict(char ***out, size_t *n, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int r;
-
-	va_start(ap, fmt);
-	r = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return;
-	strv_push(out, n, s, strlen(s));
-	free(s);
-}
-
 /* Next line of *pos (NUL-terminated in place); NULL at the end. */
 static char *next_line(char **pos)
 {
@@ -536,8 +518,9 @@ static void scan_udev_rules(char ***out, size_t *n)
 				while ((line = next_line(&pos))) {
 					ln++;
 					if (*skip_ws(line) != '#' && strstr(line, "queue/scheduler"))
-						conflict(out, n, "udev rule also sets queue/scheduler (%s:%d)",
-							 p, ln);
+						sc_strv_pushf(out, n,
+							      "udev rule also sets queue/scheduler (%s:%d)",
+							      p, ln);
 				}
 			}
 			free(text);
@@ -594,14 +577,15 @@ static void scan_tuned(char ***out, size_t *n)
 				continue;
 			found = tuned_elevator(f, &ln);
 			if (found > 0)
-				conflict(out, n, "tuned profile %s also sets queue/scheduler (%s:%d)",
-					 prof, f, ln);
+				sc_strv_pushf(out, n,
+					      "tuned profile %s also sets queue/scheduler (%s:%d)",
+					      prof, f, ln);
 			free(f);
 		}
 		if (found < 0)
-			conflict(out, n,
-				 "tuned profile %s is active and may also set queue/scheduler "
-				 "(/etc/tuned/active_profile)", prof);
+			sc_strv_pushf(out, n,
+				      "tuned profile %s is active and may also set queue/scheduler "
+				      "(/etc/tuned/active_profile)", prof);
 	}
 	free(act);
 }
@@ -617,7 +601,7 @@ static void scan_tlp_file(const char *file, char ***out, size_t *n)
 	while ((line = next_line(&pos))) {
 		ln++;
 		if (!strncmp(skip_ws(line), "DISK_IOSCHED=", 13))
-			conflict(out, n, "TLP also sets queue/scheduler (%s:%d)", file, ln);
+			sc_strv_pushf(out, n, "TLP also sets queue/scheduler (%s:%d)", file, ln);
 	}
 	free(text);
 }
@@ -651,13 +635,13 @@ static void scan_saptune(char ***out, size_t *n)
 	bool active = false;
 
 	if (sc_exists("/etc/sysconfig/saptune"))
-		conflict(out, n, "saptune also sets queue/scheduler (/etc/sysconfig/saptune)");
+		sc_strv_pushf(out, n, "saptune also sets queue/scheduler (/etc/sysconfig/saptune)");
 	if (sc_is_dir(state))
 		active = !sc_list_dir(state, &v, &nv) && nv;
 	else
 		active = !sc_read(state, &text) && *text;
 	if (active)
-		conflict(out, n, "saptune also sets queue/scheduler (%s)", state);
+		sc_strv_pushf(out, n, "saptune also sets queue/scheduler (%s)", state);
 	sc_strv_free(v, nv);
 	free(text);
 }

@@ -26,6 +26,7 @@
 #include <fcntl.h>
 #include <libkmod.h>
 #include <libudev.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,27 @@ void sc_strv_free(char **v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
+}
+
+int sc_strv_pushf(char ***v, size_t *n, const char *fmt, ...)
+{
+	char *s, **nv;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	nv = realloc(*v, (*n + 1) * sizeof(*nv));
+	if (!nv) {
+		free(s);
+		return -ENOMEM;
+	}
+	*v = nv;
+	nv[(*n)++] = s;
+	return 0;
 }
 
 void sc_kv_free(struct sc_kv *kv, size_t n)

@@ -61,5 +61,9 @@ void sc_unlock(int fd);
 void sc_sleep_ms(unsigned int ms);
 
 void sc_strv_free(char **v, size_t n);
+/* Append a printf-formatted string to *v (*n entries); -ENOMEM on failure,
+ * leaving *v as it was. */
+int sc_strv_pushf(char ***v, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif
