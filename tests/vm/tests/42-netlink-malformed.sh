@@ -4,9 +4,10 @@
 # where the core or we can say why, an extended ACK message.  The harness
 # checks the kernel log for warnings afterwards.
 . /tests/lib.sh
+. /tests/netlink.sh
 
 # nltest comes from GUEST_TREE (make -C tests/nltest install DESTDIR=...).
-command -v nltest >/dev/null || { not_ok "nltest in the guest (GUEST_TREE)"; done_testing; exit 1; }
+need_nltest
 
 modprobe xdeadline
 dev=$(nullb_create mal submit_queues=1 size=64)

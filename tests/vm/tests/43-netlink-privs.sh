@@ -3,9 +3,10 @@
 # CAP_SYS_ADMIN.  nltest --drop-privs UID drops to an unprivileged uid
 # before opening its socket.
 . /tests/lib.sh
+. /tests/netlink.sh
 
 # nltest comes from GUEST_TREE (make -C tests/nltest install DESTDIR=...).
-command -v nltest >/dev/null || { not_ok "nltest in the guest (GUEST_TREE)"; done_testing; exit 1; }
+need_nltest
 
 NOBODY=65534
 modprobe xdeadline

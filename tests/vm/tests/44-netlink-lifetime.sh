@@ -3,9 +3,10 @@
 # GETs keep succeeding (or report a vanished device cleanly) while
 # xdeadline attaches, detaches and devices come and go; no kernel warning.
 . /tests/lib.sh
+. /tests/netlink.sh
 
 # nltest comes from GUEST_TREE (make -C tests/nltest install DESTDIR=...).
-command -v nltest >/dev/null || { not_ok "nltest in the guest (GUEST_TREE)"; done_testing; exit 1; }
+need_nltest
 
 modprobe xdeadline
 keep=$(nullb_create lt0 submit_queues=2 size=64)
