@@ -55,6 +55,7 @@ const struct sc_knob_def sc_knobs[] = {
 	{ "wr_coeff", 2, 100, XB },
 	{ "wr_max_time", 1, 3600000, XB },
 	{ "injection", 0, 1, XB },
+	{ "queue_merging", 0, 1, XB },
 	{ NULL, 0, 0, 0 },
 };
 
