@@ -423,6 +423,11 @@ static bool xb_totally_seeky(struct xb_queue *xq)
 	return xq->seek_samples >= 32 && xq->seek_hist == ~0U;
 }
 
+static sector_t xb_dist(sector_t a, sector_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
 /* Most of the last 32 requests far from the previous one. */
 static bool xb_seeky(struct xb_queue *xq)
 {
@@ -1110,6 +1115,36 @@ static u32 xb_hash_key(pid_t pid, bool sync)
 	return hash_32((u32)pid * 2 + sync, XB_HASH_BITS);
 }
 
+/* Is xq the submitting task's own queue? */
+static bool xb_queue_is_current(struct xb_queue *xq, bool sync)
+{
+	struct task_struct *tsk = xb_owner();
+
+	return xq && xq->pid == tsk->pid && xq->sync == sync &&
+	       xq->start_time == tsk->start_time;
+}
+
+/* The submitting task's own queue, NULL if none; hash_lock held. */
+static struct xb_queue *__xb_own_queue(struct xb_data *xbd, bool sync)
+{
+	struct xb_queue *xq;
+
+	lockdep_assert_held(&xbd->hash_lock);
+	hlist_for_each_entry(xq, &xbd->hash[xb_hash_key(xb_owner()->pid, sync)],
+			     hash)
+		if (xb_queue_is_current(xq, sync))
+			return xq;
+	return NULL;
+}
+
+/* Where its requests go now: its own queue or the one it was merged into. */
+static struct xb_queue *__xb_current_target(struct xb_data *xbd, bool sync)
+{
+	struct xb_queue *xq = __xb_own_queue(xbd, sync);
+
+	return xq && xq->merged ? xq->merged : xq;
+}
+
 static void xb_coop_leave(struct xb_data *xbd, struct xb_queue *xq, u64 now,
 			  bool split);
 
@@ -1132,25 +1167,25 @@ static void xb_reclaim(struct xb_data *xbd, u64 now, int max)
 	}
 }
 
+/* Take a reference with hash_lock held. */
+static void __xb_get_ref(struct xb_data *xbd, struct xb_queue *xq)
+{
+	lockdep_assert_held(&xbd->hash_lock);
+	if (!xq->ref++)
+		list_del_init(&xq->lru);
+}
+
 static struct xb_queue *xb_find_get_queue(struct xb_data *xbd, bool sync)
 {
 	struct task_struct *tsk = xb_owner();
 	u64 now = ktime_get_ns();
-	struct xb_queue *xq, *found = NULL;
-	struct hlist_head *head;
+	struct xb_queue *found;
 	unsigned long flags;
 
 	if (in_interrupt())
 		return NULL;
-	head = &xbd->hash[xb_hash_key(tsk->pid, sync)];
 	spin_lock_irqsave(&xbd->hash_lock, flags);
-	hlist_for_each_entry(xq, head, hash) {
-		if (xq->pid == tsk->pid && xq->sync == sync &&
-		    xq->start_time == tsk->start_time) {
-			found = xq;
-			break;
-		}
-	}
+	found = __xb_own_queue(xbd, sync);
 	if (!found) {
 		xb_reclaim(xbd, now, 4);
 		found = kzalloc_node(sizeof(*found), GFP_NOWAIT | __GFP_NOWARN,
@@ -1158,7 +1193,8 @@ static struct xb_queue *xb_find_get_queue(struct xb_data *xbd, bool sync)
 		if (found) {
 			xb_init_queue(xbd, found, tsk->pid, tsk->start_time,
 				      sync);
-			hlist_add_head(&found->hash, head);
+			hlist_add_head(&found->hash,
+				       &xbd->hash[xb_hash_key(tsk->pid, sync)]);
 			xbd->nr_queues++;
 			xbd->queues_created++;
 			/* Burst detection on queue creation. */
@@ -1191,10 +1227,8 @@ static struct xb_queue *xb_find_get_queue(struct xb_data *xbd, bool sync)
 			found = found->merged;
 		}
 	}
-	if (found) {
-		if (!found->ref++)
-			list_del_init(&found->lru);
-	}
+	if (found)
+		__xb_get_ref(xbd, found);
 	spin_unlock_irqrestore(&xbd->hash_lock, flags);
 	return found;
 }
@@ -1204,8 +1238,7 @@ static void xb_get_ref(struct xb_data *xbd, struct xb_queue *xq)
 	unsigned long flags;
 
 	spin_lock_irqsave(&xbd->hash_lock, flags);
-	if (!xq->ref++)
-		list_del_init(&xq->lru);
+	__xb_get_ref(xbd, xq);
 	spin_unlock_irqrestore(&xbd->hash_lock, flags);
 }
 
@@ -1271,7 +1304,7 @@ static void xb_coop_leave(struct xb_data *xbd, struct xb_queue *xq, u64 now,
 
 static bool xb_near(sector_t a, sector_t b)
 {
-	return (a > b ? a - b : b - a) <= XB_COOP_DIST;
+	return xb_dist(a, b) <= XB_COOP_DIST;
 }
 
 /*
@@ -1315,16 +1348,14 @@ static struct xb_queue *xb_coop_redirect(struct xb_data *xbd,
 		return xq;
 	}
 	xq->merged = host;
-	if (!host->ref++)
-		list_del_init(&host->lru);
+	__xb_get_ref(xbd, host);
 	if (!host->nr_coop++) {
 		host->coop_split = false;
 		host->coop_samples = 0;
 	}
 	xbd->queues_merged++;
 	/* rq moves over: its reference goes with it. */
-	if (!host->ref++)
-		list_del_init(&host->lru);
+	__xb_get_ref(xbd, host);
 	__xb_put_ref(xbd, xq, now);
 	spin_unlock(&xbd->hash_lock);
 	rq->elv.priv[0] = host;
@@ -1404,10 +1435,9 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 	}
 	{
 		sector_t pos = blk_rq_pos(rq);
-		sector_t d = pos > xq->last_end ? pos - xq->last_end :
-						  xq->last_end - pos;
 
-		xq->seek_hist = (xq->seek_hist << 1) | (d > XB_SEEK_DIST);
+		xq->seek_hist = (xq->seek_hist << 1) |
+				(xb_dist(pos, xq->last_end) > XB_SEEK_DIST);
 		if (xq->seek_samples < 32)
 			xq->seek_samples++;
 		xq->last_end = pos + blk_rq_sectors(rq);
@@ -1557,28 +1587,15 @@ static bool xb_bio_merge(struct request_queue *q, struct bio *bio,
 				XB_IRQSAFE);
 }
 
-/* Merge only within the queue of the submitting task. */
-static bool xb_queue_is_current(struct xb_queue *xq, bool sync)
-{
-	struct task_struct *tsk = xb_owner();
-
-	return xq && xq->pid == tsk->pid && xq->sync == sync &&
-	       xq->start_time == tsk->start_time;
-}
 
 /* The queue the submitting task's requests go to now (no reference). */
 static struct xb_queue *xb_current_target(struct xb_data *xbd, bool sync)
 {
-	u32 key = xb_hash_key(xb_owner()->pid, sync);
 	struct xb_queue *xq;
 	unsigned long flags;
 
 	spin_lock_irqsave(&xbd->hash_lock, flags);
-	hlist_for_each_entry(xq, &xbd->hash[key], hash)
-		if (xb_queue_is_current(xq, sync))
-			break;
-	if (xq && xq->merged)
-		xq = xq->merged;
+	xq = __xb_current_target(xbd, sync);
 	spin_unlock_irqrestore(&xbd->hash_lock, flags);
 	return xq;
 }
@@ -1602,7 +1619,6 @@ static int xb_request_merge(struct request_queue *q, struct request **rq,
 	struct xb_data *xbd = xb_of(q);
 	bool sync = op_is_sync(bio->bi_opf);
 	struct xb_queue *xq;
-	u32 key = xb_hash_key(xb_owner()->pid, sync);
 
 	lockdep_assert_held(&xbd->lock);
 	/*
@@ -1610,11 +1626,7 @@ static int xb_request_merge(struct request_queue *q, struct request **rq,
 	 * references, so it stays allocated after hash_lock is dropped.
 	 */
 	spin_lock(&xbd->hash_lock);
-	hlist_for_each_entry(xq, &xbd->hash[key], hash)
-		if (xb_queue_is_current(xq, sync))
-			break;
-	if (xq && xq->merged)
-		xq = xq->merged;
+	xq = __xb_current_target(xbd, sync);
 	if (xq && !xq->queued)
 		xq = NULL;
 	spin_unlock(&xbd->hash_lock);
