@@ -115,6 +115,7 @@ struct xd_data {
 	u64 expired[2];
 	u64 batches;
 	u64 qd1_waits;
+	u64 zone_boosted;
 	int qd1_max_in_flight;
 
 	/* Writes in flight under zoned_qd1_writes. */
@@ -213,33 +214,15 @@ static void xd_remove_request(struct request_queue *q, struct xd_per_prio *pp,
 }
 
 /*
- * Zone checks for writes.  Before zone write plugging (6.1), the scheduler
- * itself must keep one write in flight per sequential zone; with
- * zoned_qd1_writes, one write in flight per device, zone by zone.
+ * Zone rules for writes.  Writes to a sequential zone must reach the device
+ * in LBA order, whatever their priority: before zone write plugging (6.1)
+ * the scheduler holds several writes of a zone and keeps one in flight per
+ * zone (the zone write lock); with zoned_qd1_writes, one write is in flight
+ * per device, zone by zone.  Priorities choose which zone goes next; within
+ * a zone, the lowest queued write goes first, and a level whose write waits
+ * behind a lower-priority one of the same zone dispatches that one on its
+ * own turn (counted in zone_boosted) instead of waiting for it to age.
  */
-static bool xd_zone_locked(struct request *rq);
-
-static bool xd_write_blocked(struct xd_data *dd, struct request *rq)
-{
-	return rq_data_dir(rq) == WRITE && dd->zoned && xd_zone_locked(rq);
-}
-
-/* Does the zone being drained under zoned_qd1_writes still have writes? */
-static bool xd_qd1_zone_has_writes(struct xd_data *dd)
-{
-	sector_t start = dd->qd1_zone << ilog2(xd_zone_sectors(dd->q));
-	int p;
-
-	for (p = 0; p < XD_NR_PRIO; p++) {
-		struct request *rq = xd_from_pos(&dd->per_prio[p], WRITE,
-						 start);
-
-		if (rq && xd_zone_of(dd, rq) == dd->qd1_zone)
-			return true;
-	}
-	return false;
-}
-
 static bool xd_zone_locked(struct request *rq)
 {
 #ifdef XD_ZONE_WRITE_LOCK
@@ -249,14 +232,48 @@ static bool xd_zone_locked(struct request *rq)
 #endif
 }
 
-static struct request *xd_zone_first_write(struct xd_data *dd,
-					   struct xd_per_prio *pp,
-					   struct request *rq);
+static bool xd_zoned_write(struct xd_data *dd, struct request *rq)
+{
+	return dd->zoned && rq_data_dir(rq) == WRITE;
+}
+
+/* The lowest queued write of @zone, of any priority, or NULL. */
+static struct request *xd_zone_head(struct xd_data *dd, u64 zone)
+{
+	sector_t start = zone << ilog2(xd_zone_sectors(dd->q));
+	struct request *rq, *head = NULL;
+	int p;
+
+	for (p = 0; p < XD_NR_PRIO; p++) {
+		/* Only best-effort I/O so far: one level to look at. */
+		if (!dd->mixed_prio && p != XD_BE)
+			continue;
+		rq = xd_from_pos(&dd->per_prio[p], WRITE, start);
+		if (rq && xd_zone_of(dd, rq) == zone &&
+		    (!head || blk_rq_pos(rq) < blk_rq_pos(head)))
+			head = rq;
+	}
+	return head;
+}
 
 /*
- * zoned_qd1_writes: one write in flight; the zone being drained keeps the
- * device until it has no queued writes, then the zone of the oldest queued
- * write is next.  Within a zone, writes go in LBA order.
+ * The write to dispatch for a queued write @rq of a zoned device: the
+ * lowest queued write of its zone, or NULL while the zone is locked.
+ */
+static struct request *xd_zone_write(struct xd_data *dd, struct request *rq)
+{
+	struct request *head = xd_zone_head(dd, xd_zone_of(dd, rq));
+
+	if (head)
+		rq = head;
+	return xd_zone_locked(rq) ? NULL : rq;
+}
+
+/*
+ * zoned_qd1_writes: one write in flight.  A priority level keeps the zone
+ * being drained while it has writes there, else takes the zone of its
+ * oldest write.  The zone never holds back a level with no writes in it,
+ * so a higher priority gets the device at the next dispatch.
  */
 static struct request *xd_qd1_pick(struct xd_data *dd, struct xd_per_prio *pp)
 {
@@ -269,39 +286,17 @@ static struct request *xd_qd1_pick(struct xd_data *dd, struct xd_per_prio *pp)
 
 		rq = xd_from_pos(pp, WRITE, start);
 		if (rq && xd_zone_of(dd, rq) == dd->qd1_zone)
-			return xd_zone_locked(rq) ? NULL : rq;
-		if (xd_qd1_zone_has_writes(dd))
-			return NULL;
-		dd->qd1_zone_valid = false;
+			return xd_zone_write(dd, rq);
 	}
 	rq = xd_fifo_head(pp, WRITE);
-	if (!rq)
-		return NULL;
-	rq = xd_zone_first_write(dd, pp, rq);
-	return xd_zone_locked(rq) ? NULL : rq;
-}
-
-/*
- * For a zoned write chosen by FIFO order, dispatch the lowest-sectored
- * queued write of the same zone instead: writes to a sequential zone must
- * arrive at the write pointer, and draining a zone in LBA order keeps an
- * SMR drive streaming.
- */
-static struct request *xd_zone_first_write(struct xd_data *dd,
-					   struct xd_per_prio *pp,
-					   struct request *rq)
-{
-	sector_t start = xd_zone_of(dd, rq) << ilog2(xd_zone_sectors(dd->q));
-	struct request *first = xd_from_pos(pp, WRITE, start);
-
-	return first ? first : rq;
+	return rq ? xd_zone_write(dd, rq) : NULL;
 }
 
 /* Oldest dispatchable request of @dir, honouring zone constraints. */
 static struct request *xd_fifo_pick(struct xd_data *dd, struct xd_per_prio *pp,
 				    int dir)
 {
-	struct request *rq;
+	struct request *rq, *w;
 
 	if (dir == READ || !dd->zoned)
 		return xd_fifo_head(pp, dir);
@@ -309,10 +304,9 @@ static struct request *xd_fifo_pick(struct xd_data *dd, struct xd_per_prio *pp,
 		return xd_qd1_pick(dd, pp);
 
 	list_for_each_entry(rq, &pp->fifo_list[WRITE], queuelist) {
-		struct request *first = xd_zone_first_write(dd, pp, rq);
-
-		if (!xd_write_blocked(dd, first))
-			return first;
+		w = xd_zone_write(dd, rq);
+		if (w)
+			return w;
 	}
 	return NULL;
 }
@@ -326,8 +320,8 @@ static struct request *xd_sorted_next(struct xd_data *dd,
 	if (dir == WRITE && xd_qd1_active(dd))
 		return xd_qd1_pick(dd, pp);
 	rq = xd_from_pos(pp, dir, pp->next_pos[dir]);
-	if (rq && xd_write_blocked(dd, rq))
-		return NULL;
+	if (rq && xd_zoned_write(dd, rq))
+		return xd_zone_write(dd, rq);
 	return rq;
 }
 
@@ -372,13 +366,21 @@ static struct request *xd_start(struct xd_data *dd, struct request *rq)
 	return rq;
 }
 
+/*
+ * Take @rq, chosen by level @pp, off the scheduler's lists: @rq may be of
+ * another level when a zone's order made it go first.
+ */
 static struct request *xd_take(struct xd_data *dd, struct xd_per_prio *pp,
 			       struct request *rq)
 {
+	struct xd_per_prio *own = rq->elv.priv[0];
 	int dir = rq_data_dir(rq);
 
-	xd_remove_request(dd->q, pp, rq);
-	pp->next_pos[dir] = blk_rq_pos(rq) + blk_rq_sectors(rq);
+	if (own != pp)
+		dd->zone_boosted++;
+	xd_remove_request(dd->q, own, rq);
+	own->next_pos[dir] = blk_rq_pos(rq) + blk_rq_sectors(rq);
+	pp->next_pos[dir] = own->next_pos[dir];
 	return xd_start(dd, rq);
 }
 
@@ -425,8 +427,8 @@ static struct request *xd_pick_prio(struct xd_data *dd, struct xd_per_prio *pp,
 		   !(dir == WRITE && xd_qd1_active(dd))) {
 		/* C-LOOK: wrap to the lowest sector. */
 		rq = xd_lowest(pp, dir);
-		if (rq && xd_write_blocked(dd, rq))
-			rq = xd_fifo_pick(dd, pp, dir);
+		if (rq && xd_zoned_write(dd, rq))
+			rq = xd_zone_write(dd, rq) ?: xd_fifo_pick(dd, pp, dir);
 	} else {
 		rq = xd_fifo_pick(dd, pp, dir);
 	}
@@ -519,6 +521,13 @@ static void xd_insert_one(struct xd_data *dd, struct request *rq,
 	/* ...and gives back what its dispatch took. */
 	if ((unsigned long)rq->elv.priv[1] & XD_RQ_QD1_WRITE)
 		atomic_dec(&dd->qd1_writes);
+	/*
+	 * A requeued request ended the nr_sched_batch round that handed it
+	 * out: the next round must not start with that round's count.
+	 */
+	if (((unsigned long)rq->elv.priv[1] & XD_RQ_DISPATCHED) &&
+	    READ_ONCE(dd->round_last) == rq)
+		cmpxchg(&dd->round_last, rq, NULL);
 	rq->elv.priv[1] = NULL;
 #ifdef XD_ZONE_WRITE_LOCK
 	blk_req_zone_write_unlock(rq);
@@ -778,7 +787,12 @@ static void xd_finish_request(struct request *rq)
 #ifdef XD_ZONE_WRITE_LOCK
 	blk_req_zone_write_unlock(rq);
 #endif
-	/* Writes held back for this one: run the queue when it is freed. */
+	/*
+	 * Writes held back for this one: run the queue when it is freed.
+	 * Pairs with the barrier in xd_has_work(): either this sees a write
+	 * queued, or the inserter's has_work sees this write gone.
+	 */
+	smp_mb();
 	if (xd_has_writes(dd))
 		blk_mq_sched_mark_restart_hctx(rq->mq_hctx);
 }
@@ -794,13 +808,16 @@ static bool xd_has_work(struct blk_mq_hw_ctx *hctx)
 	for (p = 0; p < XD_NR_PRIO; p++)
 		if (!list_empty_careful(&dd->per_prio[p].fifo_list[READ]))
 			return true;
+	if (!xd_has_writes(dd))
+		return false;
 	/*
 	 * Writes held back by zoned_qd1_writes are not work until the write
-	 * in flight completes; its completion re-runs the queue.
+	 * in flight completes; its completion re-runs the queue.  Pairs with
+	 * the barrier in xd_finish_request(): a write inserted before this
+	 * check is seen there if this misses the completion.
 	 */
-	if (xd_qd1_active(dd) && atomic_read(&dd->qd1_writes))
-		return false;
-	return xd_has_writes(dd);
+	smp_mb();
+	return !(xd_qd1_active(dd) && atomic_read(&dd->qd1_writes));
 }
 
 /* ---- knobs, counters and state for sysfs, debugfs and netlink -------- */
@@ -936,6 +953,7 @@ enum xd_counter_id {
 	XD_C_QD1_WAITS,
 	XD_C_QD1_WRITES_IN_FLIGHT,
 	XD_C_QD1_MAX_IN_FLIGHT,
+	XD_C_ZONE_BOOSTED,
 	XD_C_NR
 };
 
@@ -951,7 +969,7 @@ static const char *const xd_counter_names[XD_C_NR] = {
 	"expired_read", "expired_write", "batches",
 	"merge_skipped", "dispatch_skipped", "deferred", "ready_dispatched",
 	"nr_sched_batch_cuts", "qd1_waits", "qd1_writes_in_flight",
-	"qd1_max_in_flight",
+	"qd1_max_in_flight", "zone_boosted",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -999,6 +1017,7 @@ static void xd_counters_get(void *priv, u64 *v)
 	v[XD_C_QD1_WAITS] = dd->qd1_waits;
 	v[XD_C_QD1_WRITES_IN_FLIGHT] = atomic_read(&dd->qd1_writes);
 	v[XD_C_QD1_MAX_IN_FLIGHT] = dd->qd1_max_in_flight;
+	v[XD_C_ZONE_BOOSTED] = dd->zone_boosted;
 	spin_unlock(&dd->lock);
 }
 
