@@ -1480,16 +1480,21 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 		xb_expire(xbd, iq, XB_EXP_PREEMPT, now);
 }
 
+/*
+ * Insert @list, whose requests arrived at @arrival (jiffies), or, if
+ * @deferred, each at the time it carries in fifo_time.
+ */
 static void xb_insert_list(struct xb_data *xbd, struct list_head *list,
-			   xd_insert_t flags, struct list_head *free, u64 now)
+			   xd_insert_t flags, struct list_head *free, u64 now,
+			   bool deferred, unsigned long arrival)
 {
 	while (!list_empty(list)) {
 		struct request *rq = list_first_entry(list, struct request,
 						      queuelist);
 
 		list_del_init(&rq->queuelist);
-		/* Deferred requests carry their arrival time in fifo_time. */
-		xb_insert_one(xbd, rq, flags, (unsigned long)rq->fifo_time,
+		xb_insert_one(xbd, rq, flags,
+			      deferred ? (unsigned long)rq->fifo_time : arrival,
 			      free, now);
 	}
 }
@@ -1502,8 +1507,8 @@ static void xb_drain_deferred(struct xb_data *xbd, struct list_head *free,
 
 	if (!xsched_defer_take(&xbd->core, &head, &tail))
 		return;
-	xb_insert_list(xbd, &head, XD_INSERT_FLAGS_HEAD, free, now);
-	xb_insert_list(xbd, &tail, XD_INSERT_FLAGS_TAIL, free, now);
+	xb_insert_list(xbd, &head, XD_INSERT_FLAGS_HEAD, free, now, true, 0);
+	xb_insert_list(xbd, &tail, XD_INSERT_FLAGS_TAIL, free, now, true, 0);
 }
 
 static void xb_insert_requests(struct blk_mq_hw_ctx *hctx,
@@ -1518,12 +1523,19 @@ static void xb_insert_requests(struct blk_mq_hw_ctx *hctx,
 				&irqflags))
 		return;
 	xb_drain_deferred(xbd, &free, ktime_get_ns());
-	xb_insert_list(xbd, list, flags, &free, ktime_get_ns());
+	xb_insert_list(xbd, list, flags, &free, ktime_get_ns(), false,
+		       jiffies);
 	spin_unlock_irqrestore(&xbd->lock, irqflags);
 	xd_free_requests(&free);
 }
 
 /* ---- dispatch ------------------------------------------------------------ */
+
+/* Anything queued, sorted in or not?  Lockless. */
+static bool xb_work_queued(struct xb_data *xbd)
+{
+	return READ_ONCE(xbd->nr_queued) || xsched_has_pending(&xbd->core);
+}
 
 /* More requests for a batch, for xsched_ready_fill(). */
 static struct request *xb_pick_more(struct xsched_core *xc)
@@ -1540,6 +1552,9 @@ static struct request *xb_dispatch_request(struct blk_mq_hw_ctx *hctx)
 	LIST_HEAD(free);
 	int batch;
 
+	bool again = serialize;
+
+retry:
 	if (!xsched_dispatch_begin(&xbd->core, serialize))
 		return NULL;
 
@@ -1557,6 +1572,13 @@ static struct request *xb_dispatch_request(struct blk_mq_hw_ctx *hctx)
 	xd_free_requests(&free);
 out:
 	xsched_dispatch_end(&xbd->core, serialize);
+	if (!rq && again) {
+		/* Requests left to us by contexts that saw us dispatching. */
+		xsched_dispatch_recheck(serialize);
+		again = false;
+		if (xb_work_queued(xbd))
+			goto retry;
+	}
 	return rq;
 }
 
@@ -1564,7 +1586,9 @@ static bool xb_has_work(struct blk_mq_hw_ctx *hctx)
 {
 	struct xb_data *xbd = xb_of(hctx->queue);
 
-	return READ_ONCE(xbd->nr_queued) || xsched_has_pending(&xbd->core);
+	if (xsched_dispatching_elsewhere(&xbd->core))
+		return false;
+	return xb_work_queued(xbd);
 }
 
 /* The idle timer only makes blk-mq look at the queue again. */

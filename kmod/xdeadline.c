@@ -68,12 +68,12 @@ static const char *const xd_dir_name[2] = { "read", "write" };
 /* Bits of rq->elv.priv[1]: per-request state set at dispatch. */
 #define XD_RQ_QD1_WRITE		1UL	/* counted in qd1_writes */
 #define XD_RQ_DISPATCHED	2UL	/* handed to the driver */
+#define XD_RQ_IN_FLIGHT		4UL	/* counted in its level's in_flight */
 
 /* Counters updated outside the scheduler lock, summed when read. */
 struct xd_pcpu_stats {
 	struct xsched_pcpu_stats core;
 	u64 completed[XD_NR_PRIO];	/* dispatched, then completed */
-	u64 ended[XD_NR_PRIO];		/* freed: completed or merged away */
 	u64 nr_sched_batch_cuts;
 };
 
@@ -85,6 +85,13 @@ struct xd_per_prio {
 	/* Protected by xd_data.lock. */
 	u64 inserted;
 	u64 dispatched[2];
+	unsigned int queued;		/* in the FIFOs or the at-head list */
+	/*
+	 * Dispatched and not completed, counted once requests of more than
+	 * one level have been seen (mixed_prio): with queued, how busy the
+	 * level is for the priority rules, without a walk of per-CPU sums.
+	 */
+	atomic_t in_flight;
 };
 
 struct xd_data {
@@ -99,6 +106,12 @@ struct xd_data {
 
 	/* Main scheduler lock: sort trees, FIFOs, dispatch state. */
 	spinlock_t lock ____cacheline_aligned_in_smp;
+	/*
+	 * Requests in the FIFOs (all levels), and the writes among them:
+	 * written under lock, read locklessly by has_work and bio_merge.
+	 */
+	unsigned int nr_sorted;
+	unsigned int nr_sorted_writes;
 	struct list_head dispatch;		/* at-head requests */
 	struct xd_per_prio per_prio[XD_NR_PRIO];
 	int last_dir;
@@ -202,9 +215,16 @@ static struct request *xd_fifo_head(struct xd_per_prio *pp, int dir)
 					queuelist);
 }
 
-static void xd_remove_request(struct request_queue *q, struct xd_per_prio *pp,
+/* Take @rq, of level @pp, out of the FIFO and sort tree it is in. */
+static void xd_remove_request(struct xd_data *dd, struct xd_per_prio *pp,
 			      struct request *rq)
 {
+	struct request_queue *q = dd->q;
+
+	pp->queued--;
+	WRITE_ONCE(dd->nr_sorted, dd->nr_sorted - 1);
+	if (rq_data_dir(rq) == WRITE)
+		WRITE_ONCE(dd->nr_sorted_writes, dd->nr_sorted_writes - 1);
 	list_del_init(&rq->queuelist);
 	if (!RB_EMPTY_NODE(&rq->rb_node))
 		elv_rb_del(&pp->sort_list[rq_data_dir(rq)], rq);
@@ -345,16 +365,20 @@ static bool xd_started_after(struct xd_data *dd, struct request *rq,
 /* Account @rq as dispatched; it is already off every scheduler list. */
 static struct request *xd_start(struct xd_data *dd, struct request *rq)
 {
+	struct xd_per_prio *pp = rq->elv.priv[0];
+	unsigned long state = XD_RQ_DISPATCHED;
 	int dir = rq_data_dir(rq);
 
-	dd->per_prio[xd_rq_prio(rq)].dispatched[dir]++;
-	rq->elv.priv[1] = (void *)XD_RQ_DISPATCHED;
+	pp->dispatched[dir]++;
+	if (dd->mixed_prio) {
+		atomic_inc(&pp->in_flight);
+		state |= XD_RQ_IN_FLIGHT;
+	}
 	if (dir == WRITE && dd->zoned) {
 		if (xd_qd1_active(dd)) {
 			dd->qd1_max_in_flight = max(dd->qd1_max_in_flight,
 						    atomic_inc_return(&dd->qd1_writes));
-			rq->elv.priv[1] = (void *)(XD_RQ_DISPATCHED |
-						   XD_RQ_QD1_WRITE);
+			state |= XD_RQ_QD1_WRITE;
 			dd->qd1_zone = xd_zone_of(dd, rq);
 			dd->qd1_zone_valid = true;
 		}
@@ -362,6 +386,7 @@ static struct request *xd_start(struct xd_data *dd, struct request *rq)
 		blk_req_zone_write_lock(rq);
 #endif
 	}
+	rq->elv.priv[1] = (void *)state;
 	rq->rq_flags |= RQF_STARTED;
 	return rq;
 }
@@ -378,7 +403,7 @@ static struct request *xd_take(struct xd_data *dd, struct xd_per_prio *pp,
 
 	if (own != pp)
 		dd->zone_boosted++;
-	xd_remove_request(dd->q, own, rq);
+	xd_remove_request(dd, own, rq);
 	own->next_pos[dir] = blk_rq_pos(rq) + blk_rq_sectors(rq);
 	pp->next_pos[dir] = own->next_pos[dir];
 	return xd_start(dd, rq);
@@ -447,15 +472,15 @@ found:
 	return xd_take(dd, pp, rq);
 }
 
-/* Requests of priority @p inserted and not yet completed. */
-static u64 xd_queued(struct xd_data *dd, enum xd_prio p)
+/*
+ * Requests of priority @p queued or in flight (those dispatched before
+ * mixed_prio was set are not counted in flight).
+ */
+static unsigned int xd_queued(struct xd_data *dd, enum xd_prio p)
 {
-	u64 done = 0;
-	int cpu;
+	struct xd_per_prio *pp = &dd->per_prio[p];
 
-	for_each_possible_cpu(cpu)
-		done += per_cpu_ptr(dd->pcpu, cpu)->ended[p];
-	return dd->per_prio[p].inserted - done;
+	return pp->queued + atomic_read(&pp->in_flight);
 }
 
 static struct request *xd_pick(struct xd_data *dd)
@@ -473,6 +498,7 @@ static struct request *xd_pick(struct xd_data *dd)
 		     (xd_qd1_active(dd) && atomic_read(&dd->qd1_writes))))
 			continue;
 		list_del_init(&rq->queuelist);
+		((struct xd_per_prio *)rq->elv.priv[0])->queued--;
 		return xd_start(dd, rq);
 	}
 
@@ -521,6 +547,8 @@ static void xd_insert_one(struct xd_data *dd, struct request *rq,
 	/* ...and gives back what its dispatch took. */
 	if ((unsigned long)rq->elv.priv[1] & XD_RQ_QD1_WRITE)
 		atomic_dec(&dd->qd1_writes);
+	if ((unsigned long)rq->elv.priv[1] & XD_RQ_IN_FLIGHT)
+		atomic_dec(&pp->in_flight);
 	/*
 	 * A requeued request ended the nr_sched_batch round that handed it
 	 * out: the next round must not start with that round's count.
@@ -538,12 +566,16 @@ static void xd_insert_one(struct xd_data *dd, struct request *rq,
 		return;
 	}
 
+	pp->queued++;
 	if (XD_INSERT_AT_HEAD(flags)) {
 		list_add(&rq->queuelist, &dd->dispatch);
 		rq->fifo_time = arrival;
 		return;
 	}
 
+	WRITE_ONCE(dd->nr_sorted, dd->nr_sorted + 1);
+	if (dir == WRITE)
+		WRITE_ONCE(dd->nr_sorted_writes, dd->nr_sorted_writes + 1);
 	elv_rb_add(&pp->sort_list[dir], rq);
 	if (xd_rq_mergeable(rq)) {
 		elv_rqhash_add(q, rq);
@@ -554,32 +586,47 @@ static void xd_insert_one(struct xd_data *dd, struct request *rq,
 	list_add_tail(&rq->queuelist, &pp->fifo_list[dir]);
 }
 
+/*
+ * Insert @list, whose requests arrived at @arrival (jiffies), or, if
+ * @deferred, each at the time it carries in fifo_time.
+ */
 static void xd_insert_list(struct xd_data *dd, struct list_head *list,
-			   xd_insert_t flags, struct list_head *free)
+			   xd_insert_t flags, struct list_head *free,
+			   bool deferred, unsigned long arrival)
 {
 	while (!list_empty(list)) {
 		struct request *rq = list_first_entry(list, struct request,
 						      queuelist);
 
 		list_del_init(&rq->queuelist);
-		/* Deferred requests carry their arrival time in fifo_time. */
-		xd_insert_one(dd, rq, flags, (unsigned long)rq->fifo_time,
+		xd_insert_one(dd, rq, flags,
+			      deferred ? (unsigned long)rq->fifo_time : arrival,
 			      free);
 	}
 }
 
-/* Sort deferred insertions in; the caller holds the scheduler lock. */
-/* Sort deferred insertions in; returns true if there were any. */
-static bool xd_drain_deferred(struct xd_data *dd, struct list_head *free)
+/*
+ * Sort deferred insertions in; the caller holds the scheduler lock.
+ * Returns true if there were any.
+ */
+static noinline bool __xd_drain_deferred(struct xd_data *dd,
+					 struct list_head *free)
 {
 	LIST_HEAD(head);
 	LIST_HEAD(tail);
 
 	if (!xsched_defer_take(&dd->core, &head, &tail))
 		return false;
-	xd_insert_list(dd, &head, XD_INSERT_FLAGS_HEAD, free);
-	xd_insert_list(dd, &tail, XD_INSERT_FLAGS_TAIL, free);
+	xd_insert_list(dd, &head, XD_INSERT_FLAGS_HEAD, free, true, 0);
+	xd_insert_list(dd, &tail, XD_INSERT_FLAGS_TAIL, free, true, 0);
 	return true;
+}
+
+static __always_inline bool xd_drain_deferred(struct xd_data *dd,
+					      struct list_head *free)
+{
+	return xsched_defer_pending(&dd->core) &&
+	       __xd_drain_deferred(dd, free);
 }
 
 /*
@@ -627,50 +674,85 @@ static struct request *xd_pick_more(struct xsched_core *xc)
 	return xd_pick(container_of(xc, struct xd_data, core));
 }
 
+/*
+ * Anything to dispatch?  Lockless, for has_work and the dispatcher's last
+ * look: deferred or ready requests, at-head ones, or sorted ones, unless
+ * those are only writes held back by zoned_qd1_writes.
+ */
+static bool xd_work_queued(struct xd_data *dd)
+{
+	unsigned int n;
+
+	if (xsched_has_pending(&dd->core) || !list_empty_careful(&dd->dispatch))
+		return true;
+	n = READ_ONCE(dd->nr_sorted);
+	if (!n)
+		return false;
+	if (n != READ_ONCE(dd->nr_sorted_writes) || !xd_qd1_active(dd))
+		return true;
+	/*
+	 * Writes held back by zoned_qd1_writes are not work until the write
+	 * in flight completes; its completion re-runs the queue.  Pairs with
+	 * the barrier in xd_finish_request(): a write inserted before this
+	 * check is seen there if this misses the completion.
+	 */
+	smp_mb();
+	return !atomic_read(&dd->qd1_writes);
+}
+
 static struct request *xd_dispatch_request(struct blk_mq_hw_ctx *hctx)
 {
 	struct xd_data *dd = xd_of(hctx->queue);
 	bool serialize = READ_ONCE(dd->core.serialize_dispatch);
+	bool again = serialize;
 	struct request *rq;
 	LIST_HEAD(free);
 	bool contended;
 	int batch;
 
+retry:
 	if (!xsched_dispatch_begin(&dd->core, serialize))
 		return NULL;
 
 	if (xd_round_full(dd)) {
+		/* Ends the blk-mq round on purpose: no second look. */
 		this_cpu_inc(dd->pcpu->nr_sched_batch_cuts);
-		rq = NULL;
-		goto out;
+		xsched_dispatch_end(&dd->core, serialize);
+		return NULL;
 	}
 
 	rq = xsched_ready_pop(&dd->core, XD_IRQSAFE);
-	if (rq)
-		goto found;
-
-	/*
-	 * Batch only under contention: a request moved to the ready list can
-	 * no longer take merges, so on a quiet queue (a slow disk with a few
-	 * sequential streams) requests stay in the sorted structures until
-	 * the driver asks for them, as with one-at-a-time dispatch.
-	 */
-	contended = !spin_trylock(&dd->lock);
-	if (contended)
-		spin_lock(&dd->lock);
-	if (xd_drain_deferred(dd, &free))
-		contended = true;
-	rq = xd_pick(dd);
-	batch = contended ? READ_ONCE(dd->core.dispatch_batch) : 1;
-	if (rq && batch > 1)
-		xsched_ready_fill(&dd->core, batch, xd_pick_more);
-	spin_unlock(&dd->lock);
-	xd_free_requests(&free);
-found:
+	if (!rq) {
+		/*
+		 * Batch only under contention: a request moved to the ready
+		 * list can no longer take merges, so on a quiet queue (a slow
+		 * disk with a few sequential streams) requests stay in the
+		 * sorted structures until the driver asks for them, as with
+		 * one-at-a-time dispatch.
+		 */
+		contended = !spin_trylock(&dd->lock);
+		if (contended)
+			spin_lock(&dd->lock);
+		if (xd_drain_deferred(dd, &free))
+			contended = true;
+		rq = xd_pick(dd);
+		batch = contended ? READ_ONCE(dd->core.dispatch_batch) : 1;
+		if (rq && batch > 1)
+			xsched_ready_fill(&dd->core, batch, xd_pick_more);
+		spin_unlock(&dd->lock);
+		xd_free_requests(&free);
+	}
 	if (rq)
 		xd_round_account(dd, rq);
-out:
 	xsched_dispatch_end(&dd->core, serialize);
+
+	if (!rq && again) {
+		/* Requests left to us by contexts that saw us dispatching. */
+		xsched_dispatch_recheck(serialize);
+		again = false;
+		if (xd_work_queued(dd))
+			goto retry;
+	}
 	return rq;
 }
 
@@ -686,7 +768,7 @@ static void xd_insert_requests(struct blk_mq_hw_ctx *hctx,
 
 	/* Keep arrival order: earlier deferred requests go in first. */
 	xd_drain_deferred(dd, &free);
-	xd_insert_list(dd, list, flags, &free);
+	xd_insert_list(dd, list, flags, &free, false, jiffies);
 	spin_unlock(&dd->lock);
 	xd_free_requests(&free);
 }
@@ -695,6 +777,13 @@ static bool xd_bio_merge(struct request_queue *q, struct bio *bio,
 			 unsigned int nr_segs)
 {
 	struct xd_data *dd = xd_of(q);
+
+	/*
+	 * Nothing sorted, nothing to merge with: skip the lock.  A request
+	 * sorted in meanwhile still gets its merges at insertion.
+	 */
+	if (!READ_ONCE(dd->nr_sorted))
+		return false;
 
 	return xsched_bio_merge(&dd->core, &dd->lock, q, bio, nr_segs,
 				XD_IRQSAFE);
@@ -726,38 +815,36 @@ static void xd_request_merged(struct request_queue *q, struct request *req,
 	}
 }
 
+/*
+ * @next was merged into @req.  @next is either queued here (two queued
+ * requests became contiguous) or the request being inserted, merged at
+ * insertion (blk_mq_sched_try_insert_merge(), counted in insert_merged),
+ * which is on none of our lists and must not be uncounted.
+ */
 static void xd_requests_merged(struct request_queue *q, struct request *req,
 			       struct request *next)
 {
 	struct xd_data *dd = xd_of(q);
 
 	lockdep_assert_held(&dd->lock);
+	if (list_empty(&next->queuelist))
+		return;
 	dd->request_merged++;
 
 	/* The merged request inherits the earlier deadline. */
-	if (!list_empty(&req->queuelist) && !list_empty(&next->queuelist) &&
+	if (!list_empty(&req->queuelist) &&
 	    time_before((unsigned long)next->fifo_time,
 			(unsigned long)req->fifo_time)) {
 		list_move(&req->queuelist, &next->queuelist);
 		req->fifo_time = next->fifo_time;
 	}
-	xd_remove_request(q, &dd->per_prio[xd_rq_prio(next)], next);
+	xd_remove_request(dd, next->elv.priv[0], next);
 }
 
 static void xd_prepare_request(struct request *rq)
 {
 	rq->elv.priv[0] = NULL;
 	rq->elv.priv[1] = NULL;
-}
-
-static bool xd_has_writes(struct xd_data *dd)
-{
-	int p;
-
-	for (p = 0; p < XD_NR_PRIO; p++)
-		if (!list_empty_careful(&dd->per_prio[p].fifo_list[WRITE]))
-			return true;
-	return false;
 }
 
 static void xd_finish_request(struct request *rq)
@@ -770,14 +857,15 @@ static void xd_finish_request(struct request *rq)
 	/* Requests that bypassed the scheduler (flush, passthrough). */
 	if (!pp)
 		return;
-	dd = xd_of(rq->q);
-	p = pp - dd->per_prio;
-	this_cpu_inc(dd->pcpu->ended[p]);
 	if (!(state & XD_RQ_DISPATCHED))
 		return;		/* merged into another request */
+	dd = xd_of(rq->q);
+	p = pp - dd->per_prio;
 	this_cpu_inc(dd->pcpu->completed[p]);
+	if (state & XD_RQ_IN_FLIGHT)
+		atomic_dec(&pp->in_flight);
 	/* The nr_sched_batch round that handed this out is over. */
-	if (READ_ONCE(dd->round_last) == rq)
+	if (READ_ONCE(dd->nr_sched_batch) && READ_ONCE(dd->round_last) == rq)
 		cmpxchg(&dd->round_last, rq, NULL);
 
 	if (rq_data_dir(rq) != WRITE || !dd->zoned)
@@ -793,31 +881,19 @@ static void xd_finish_request(struct request *rq)
 	 * queued, or the inserter's has_work sees this write gone.
 	 */
 	smp_mb();
-	if (xd_has_writes(dd))
+	if (READ_ONCE(dd->nr_sorted_writes) || xsched_has_pending(&dd->core) ||
+	    !list_empty_careful(&dd->dispatch))
 		blk_mq_sched_mark_restart_hctx(rq->mq_hctx);
 }
 
 static bool xd_has_work(struct blk_mq_hw_ctx *hctx)
 {
 	struct xd_data *dd = xd_of(hctx->queue);
-	int p;
 
-	if (xsched_has_pending(&dd->core) ||
-	    !list_empty_careful(&dd->dispatch))
-		return true;
-	for (p = 0; p < XD_NR_PRIO; p++)
-		if (!list_empty_careful(&dd->per_prio[p].fifo_list[READ]))
-			return true;
-	if (!xd_has_writes(dd))
+	/* The context dispatching takes it, and looks again before it stops. */
+	if (xsched_dispatching_elsewhere(&dd->core))
 		return false;
-	/*
-	 * Writes held back by zoned_qd1_writes are not work until the write
-	 * in flight completes; its completion re-runs the queue.  Pairs with
-	 * the barrier in xd_finish_request(): a write inserted before this
-	 * check is seen there if this misses the completion.
-	 */
-	smp_mb();
-	return !(xd_qd1_active(dd) && atomic_read(&dd->qd1_writes));
+	return xd_work_queued(dd);
 }
 
 /* ---- knobs, counters and state for sysfs, debugfs and netlink -------- */

@@ -8,7 +8,10 @@
  *    data (so elevator_data points at it): netlink registration, per-CPU
  *    counter pointer, the shared knobs, and the state of the ideas below,
  *    each lock and the serialization bit on its own cache line.
- *  - serialize_dispatch: xsched_dispatch_begin() / xsched_dispatch_end().
+ *  - serialize_dispatch: xsched_dispatch_begin() / xsched_dispatch_end();
+ *    has_work reports no work while another context dispatches
+ *    (xsched_dispatching_elsewhere()), and that context looks again
+ *    before it stops (xsched_dispatch_recheck()).
  *  - defer_insert: xsched_insert_lock() queues the requests on a lightly
  *    locked list when the scheduler lock is contended; the next holder of
  *    that lock takes them with xsched_defer_take() and sorts them in.
@@ -175,15 +178,44 @@ static inline void xsched_dispatch_end(struct xsched_core *xc, bool serialize)
 		clear_bit_unlock(XSCHED_DISPATCHING, &xc->run_state);
 }
 
+/*
+ * For has_work: is another context running the dispatch logic?  Then it
+ * takes what is queued, and this one need not dispatch: returning NULL
+ * from dispatch_request instead would make blk-mq arm a delayed re-run
+ * of every hardware queue (mod_delayed_work_on, some thousand
+ * instructions) each time.  The barrier orders the caller's insertion
+ * before the test; xsched_dispatch_recheck() is the other half.
+ */
+static inline bool xsched_dispatching_elsewhere(struct xsched_core *xc)
+{
+	if (!READ_ONCE(xc->serialize_dispatch))
+		return false;
+	/* Our insertion before the test; pairs with xsched_dispatch_recheck. */
+	smp_mb();
+	return test_bit(XSCHED_DISPATCHING, &xc->run_state);
+}
+
+/*
+ * After xsched_dispatch_end() of a dispatch that found nothing: with
+ * serialize_dispatch, order the end before the caller looks at its queues
+ * again, so that a request inserted by a context that saw us dispatching
+ * (and left) is seen here.
+ */
+static inline void xsched_dispatch_recheck(bool serialize)
+{
+	if (serialize)
+		smp_mb__after_atomic();	/* pairs with xsched_dispatching_elsewhere */
+}
+
 /* ---- defer_insert ----------------------------------------------------- */
 
 /*
- * Start inserting @list: stamp each request with its arrival time (jiffies
- * in fifo_time, where deferred requests carry it), then take @lock, the
- * scheduler lock.  With defer_insert set and @lock contended, queue @list
- * for the dispatcher to sort in instead and return false: @lock is not
- * held then.  @flags holds the saved irq state if @irqsafe (else unused,
- * may be NULL).
+ * Start inserting @list: take @lock, the scheduler lock, and return true.
+ * With defer_insert set and @lock contended, stamp each request with its
+ * arrival time (jiffies in fifo_time, where deferred requests carry it)
+ * and queue @list for the dispatcher to sort in instead, and return false:
+ * @lock is not held then.  @flags holds the saved irq state if @irqsafe
+ * (else unused, may be NULL).
  */
 static __always_inline bool xsched_insert_lock(struct xsched_core *xc,
 					       spinlock_t *lock,
@@ -191,18 +223,19 @@ static __always_inline bool xsched_insert_lock(struct xsched_core *xc,
 					       bool at_head, bool irqsafe,
 					       unsigned long *flags)
 {
-	unsigned long now = jiffies;
+	unsigned long now;
 	struct request *rq;
 	u64 n = 0;
 
-	list_for_each_entry(rq, list, queuelist) {
-		rq->fifo_time = now;
-		n++;
-	}
 	if (!READ_ONCE(xc->defer_insert)) {
 		xsched_lock(lock, irqsafe, flags);
 	} else if (!xsched_trylock(lock, irqsafe, flags)) {
 		/* Contended: queue for the dispatcher to sort in. */
+		now = jiffies;
+		list_for_each_entry(rq, list, queuelist) {
+			rq->fifo_time = now;
+			n++;
+		}
 		xsched_lock(&xc->insert_lock, irqsafe, flags);
 		list_splice_tail_init(list, at_head ? &xc->ins_head :
 					    &xc->ins_tail);
@@ -218,12 +251,17 @@ static __always_inline bool xsched_insert_lock(struct xsched_core *xc,
  * caller holds the scheduler lock and sorts them in, @head first.  Returns
  * true if there were any.
  */
+static __always_inline bool xsched_defer_pending(struct xsched_core *xc)
+{
+	return !list_empty_careful(&xc->ins_head) ||
+	       !list_empty_careful(&xc->ins_tail);
+}
+
 static inline bool xsched_defer_take(struct xsched_core *xc,
 				     struct list_head *head,
 				     struct list_head *tail)
 {
-	if (list_empty_careful(&xc->ins_head) &&
-	    list_empty_careful(&xc->ins_tail))
+	if (!xsched_defer_pending(xc))
 		return false;
 	spin_lock(&xc->insert_lock);
 	list_splice_init(&xc->ins_head, head);
