@@ -39,6 +39,13 @@ for m in kyber-iosched bfq; do
 	*) cat "$f" ;;
 	esac >"$stage/bench/modules/$m.ko"
 done
+# PROFILE=1: the host's perf (and its libraries) for bench.profile.
+if [ -n "${PROFILE:-}" ]; then
+	perf=$(command -v perf) || die "PROFILE=1 needs perf (apt-get install linux-perf)"
+	mkdir -p "$stage/perf/usr/bin"
+	cp -L "$perf" "$stage/perf/usr/bin/perf"
+	export GUEST_TREE="$stage/perf"
+fi
 initrd="$out/initrd-$label.gz"
 # build-modules.sh holds this lock while it rebuilds the directory, which
 # other test runs may do at any time: hold it while the modules are copied.

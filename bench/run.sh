@@ -18,6 +18,10 @@
 #   JOBS=                        the "many jobs" count (default: vCPUs)
 #   VM_SMP=2 VM_MEM=2048 VM_ACCEL=tcg,thread=single   passed to run-vm.sh
 #   BENCH_OUT=build/bench        where logs, JSON, tables and the initramfs go
+#   PROFILE=1          also sample each run with the host's perf in the guest
+#                      (cpu-clock; under -icount an instruction profile) and
+#                      keep the top symbols as BENCH-PROFILE lines in the log;
+#                      bench/profile.sh prints them side by side
 set -uo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 . "$bench/../tests/vm/common.sh"
@@ -50,6 +54,7 @@ append="$append bench.runtime=$runtime bench.repeats=$repeats bench.ramp=$ramp"
 [ -z "${HDD_JOBS:-}" ] || append="$append bench.hddjobs=$HDD_JOBS"
 [ -z "${HDD_NCQ:-}" ] || append="$append bench.hddncq=$HDD_NCQ"
 [ -z "${SMR_ZONES:-}" ] || append="$append bench.smrzones=$SMR_ZONES"
+[ -z "${PROFILE:-}" ] || append="$append bench.profile=1"
 msg "$label ($KREL): $nruns runs of ${runtime}s (timeout ${timeout_s}s); log $out/$label.log"
 VM_TIMEOUT=$timeout_s VM_APPEND="$append ${VM_APPEND:-}" \
 	"$VM_DIR/run-vm.sh" "$label" "$initrd" "$out/$label.log" bench >"$out/$label.tap"

@@ -12,6 +12,9 @@
 #   bench.hddjobs=N        jobs of the hdd cells (default 16, seed 004)
 #   bench.hddncq=N         the hdd disk's NCQ depth (default 32)
 #   bench.smrzones=N       zones written per sequential smr run (default 3)
+#   bench.profile=1        sample every run with perf (cpu-clock, all CPUs)
+#       and print its top kernel symbols as "BENCH-PROFILE cell sched rep
+#       PERCENT SYMBOL" lines (bench/profile.sh tabulates them)
 #   bench.workloads may also name hdd and smr (simdisk, tests/simdisk/):
 #   their runs add the model's figures (model_mbps=... busy_pct=...) to
 #   BENCH-RUN and print "BENCH-DISKSTAT cell sched rep <simdisk stats>".
@@ -34,6 +37,7 @@ jobs=$ncpu
 hddjobs=16
 hddncq=32
 smrzones=3
+profile=0
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	bench.scheds=*) scheds=${arg#*=} ;;
@@ -45,6 +49,7 @@ for arg in $(cat /proc/cmdline); do
 	bench.hddjobs=*) hddjobs=${arg#*=} ;;
 	bench.hddncq=*) hddncq=${arg#*=} ;;
 	bench.smrzones=*) smrzones=${arg#*=} ;;
+	bench.profile=*) profile=${arg#*=} ;;
 	esac
 done
 scheds=$(echo "$scheds" | tr / ' ')
@@ -174,7 +179,10 @@ run() {
 	fi
 	before=$(devstat "$dev")
 	t0=$(uptime_cs)
-	if ! fio --output=/tmp/fio.out --output-format=terse --terse-version=3 \
+	local prof=
+	# One sample per 20 us of CPU time (per 20000 instructions under icount).
+	[ "$profile" = 1 ] && prof="perf record -q -a -e cpu-clock -c 20000 -o /tmp/perf.data --"
+	if ! $prof fio --output=/tmp/fio.out --output-format=terse --terse-version=3 \
 		--filename="/dev/$dev" --group_reporting=1 --time_based=1 \
 		--runtime="$runtime" --ramp_time="$ramp" --numjobs="$nj" --thread "$@" $off \
 		>/tmp/fio.err 2>&1; then
@@ -208,6 +216,13 @@ run() {
 	fi
 	line=$(grep '^3;' /tmp/fio.out | tail -n 1)
 	echo "BENCH-TERSE $cell $sched $rep $line"
+	if [ "$profile" = 1 ]; then
+		perf report -i /tmp/perf.data --stdio --no-children --sort sym \
+			--percent-limit 0.2 2>/dev/null |
+			awk -v p="BENCH-PROFILE $cell $sched $rep" \
+				'$1 ~ /%$/ { sub(/%/, "", $1); print p, $1, $NF }'
+		rm -f /tmp/perf.data
+	fi
 	# xdeadline's (and xbfq's) debugfs counters, reset by the switch.
 	st=/sys/kernel/debug/block/$dev/sched/stats
 	[ ! -r "$st" ] || echo "BENCH-SCHEDSTAT $cell $sched $rep $(awk 'NF == 2 { printf "%s=%s ", $1, $2 }' "$st")"
