@@ -15,6 +15,8 @@
 #include <strings.h>
 #include <time.h>
 
+#include <json-c/json.h>
+
 #include "apply.h"
 #include "classify.h"
 #include "device.h"
@@ -445,18 +447,28 @@ int cmd_get(int argc, char **argv)
 
 /* ---- set, apply: reporting ------------------------------------------ */
 
+/*
+ * Changes as made, or, after a failed write, marked as rolled back (or
+ * not, where that failed too): what is printed is what is in effect.
+ */
 static void print_report(const char *dev, const struct sc_report *rep, bool dry,
 			 const char *why, bool quiet)
 {
+	static const char *const mark[] = {
+		[SC_CH_DONE] = "",
+		[SC_CH_UNDONE] = " (rolled back)",
+		[SC_CH_KEPT] = " (rollback failed: still in effect)",
+	};
+
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct sc_change *c = &rep->c[i];
 
 		if (!strcmp(c->key, "module"))
 			sc_info("%s: %s module %s", dev, dry ? "would load" : "loaded", c->new);
 		else
-			sc_info("%s: %s%s: %s -> %s%s%s", dev, dry ? "would set " : "", c->key,
-				c->old ? c->old : "(default)", c->new, why ? "  # " : "",
-				why ? why : "");
+			sc_info("%s: %s%s: %s -> %s%s%s%s", dev, dry ? "would set " : "", c->key,
+				c->old ? c->old : "(default)", c->new, mark[c->state],
+				why ? "  # " : "", why ? why : "");
 	}
 	if (!quiet)
 		for (size_t i = 0; i < rep->nnotes; i++)
@@ -631,17 +643,93 @@ static void done_add(struct done *dn, const char *name)
 		dn->n++;
 }
 
+/* apply -J: one object per device, in "devices" */
+static json_object *json_str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static const char *const change_states[] = {
+	[SC_CH_DONE] = "done",
+	[SC_CH_UNDONE] = "rolled-back",
+	[SC_CH_KEPT] = "rollback-failed",
+};
+
+/*
+ * status: "changed", "unchanged", "would-change" (dry run), "failed"
+ * (exit 1: nothing left changed), "partial" (exit 3), "invalid" (exit 2),
+ * "skipped" (no policy, no scheduler), "members" (applied to its members).
+ */
+static void json_device(json_object *devs, const char *name, const char *cls,
+			const char *policy, const char *status, const struct sc_report *rep,
+			bool dry, char **mem, size_t nmem, const char *err)
+{
+	json_object *d = json_object_new_object(), *ch = json_object_new_array(),
+		    *sk = json_object_new_array(), *nt = json_object_new_array(), *m = NULL;
+
+	for (size_t i = 0; rep && i < rep->n; i++) {
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "key", json_object_new_string(rep->c[i].key));
+		json_object_object_add(c, "from", json_str_or_null(rep->c[i].old));
+		json_object_object_add(c, "to", json_object_new_string(rep->c[i].new));
+		json_object_object_add(c, "state", json_object_new_string(
+				dry ? "dry-run" : change_states[rep->c[i].state]));
+		json_object_array_add(ch, c);
+	}
+	for (size_t i = 0; rep && i < rep->nskips; i++) {
+		json_object *k = json_object_new_object();
+
+		json_object_object_add(k, "key", json_object_new_string(rep->skips[i].key));
+		json_object_object_add(k, "reason", json_object_new_string(rep->skips[i].why));
+		json_object_array_add(sk, k);
+	}
+	for (size_t i = 0; rep && i < rep->nnotes; i++)
+		if (!strstr(rep->notes[i], ": skipped: "))
+			json_object_array_add(nt, json_object_new_string(rep->notes[i]));
+	if (nmem) {
+		m = json_object_new_array();
+		for (size_t i = 0; i < nmem; i++)
+			json_object_array_add(m, json_object_new_string(mem[i]));
+	}
+	json_object_object_add(d, "name", json_object_new_string(name));
+	json_object_object_add(d, "class", json_str_or_null(cls));
+	json_object_object_add(d, "policy", json_str_or_null(policy));
+	json_object_object_add(d, "status", json_object_new_string(status));
+	json_object_object_add(d, "changes", ch);
+	json_object_object_add(d, "skipped", sk);
+	json_object_object_add(d, "notes", nt);
+	if (m)
+		json_object_object_add(d, "members", m);
+	json_object_object_add(d, "error", json_str_or_null(err && *err ? err : NULL));
+	json_object_array_add(devs, d);
+}
+
+static const char *apply_status(int rc, const struct sc_report *rep, bool dry)
+{
+	if (rc == SC_EXIT_PARTIAL)
+		return "partial";
+	if (rc == SC_EXIT_USAGE)
+		return "invalid";
+	if (rc)
+		return "failed";
+	if (!rep->n)
+		return "unchanged";
+	return dry ? "would-change" : "changed";
+}
+
 static int apply_one(const char *name, const struct sc_policy *pol, const struct opts *o,
-		     struct done *dn)
+		     struct done *dn, json_object *devs)
 {
 	struct sc_resolved res = { 0 };
 	struct sc_report rep = { 0 };
 	struct sc_device d;
-	struct sc_class c;
+	struct sc_class c = { 0 };
 	struct sc_req *req = NULL;
-	char *pname = NULL, **mem = NULL;
+	char *pname = NULL, **mem = NULL, err[sizeof(((struct sc_report *)0)->err)] = "";
+	const char *status = "skipped";
 	size_t nmem = 0;
-	bool propagated = false;
+	bool propagated = false, text = !devs;
 	int rc, worst = 0;
 
 	if (done_has(dn, name))
@@ -651,6 +739,10 @@ static int apply_one(const char *name, const struct sc_policy *pol, const struct
 	if (rc) {
 		sc_device_free(&d);
 		sc_error("device %s went away", name);
+		if (devs) {
+			snprintf(err, sizeof(err), "device %s went away", name);
+			json_device(devs, name, NULL, NULL, "failed", NULL, o->dry_run, NULL, 0, err);
+		}
 		return SC_EXIT_FAIL;
 	}
 	if (!d.has_sched) {
@@ -659,13 +751,14 @@ static int apply_one(const char *name, const struct sc_policy *pol, const struct
 		if (nmem) {
 			char *s = join(mem, nmem, ", ");
 
-			if (!o->quiet)
+			if (!o->quiet && text)
 				sc_info("%s: no I/O scheduler; scheduling happens on %s", name,
 					s ? s : "");
 			free(s);
 			propagated = true;
+			status = "members";
 			for (size_t i = 0; i < nmem; i++) {
-				rc = apply_one(mem[i], pol, o, dn);
+				rc = apply_one(mem[i], pol, o, dn, devs);
 				worst = rc > worst ? rc : worst;
 			}
 			rc = 0;
@@ -674,15 +767,17 @@ static int apply_one(const char *name, const struct sc_policy *pol, const struct
 	sc_classify(&d, &c);
 	if (sc_policy_resolve(pol, &d, c.name, &res) || !(pname = sc_resolved_name(&res))) {
 		rc = SC_EXIT_FAIL;
+		status = "failed";
+		snprintf(err, sizeof(err), "%s: out of memory", name);
 		goto out;
 	}
 	if (!res.n) {
-		if (!o->quiet)
+		if (!o->quiet && text)
 			sc_info("%s: no policy for class %s", name, c.name);
 		goto out;
 	}
 	if (!d.has_sched && res.n == 1 && !strcmp(res.set[0].key, "scheduler")) {
-		if (!o->quiet && !propagated)
+		if (!o->quiet && !propagated && text)
 			no_sched_note(&d);
 		goto out;
 	}
@@ -694,10 +789,18 @@ static int apply_one(const char *name, const struct sc_policy *pol, const struct
 	for (size_t i = 0; i < res.n; i++)
 		req[i] = (struct sc_req){ res.set[i].key, res.set[i].value, NULL };
 	rc = sc_apply(name, req, res.n, SC_LENIENT | (o->dry_run ? SC_DRY_RUN : 0), &rep);
-	print_report(name, &rep, o->dry_run, o->quiet ? NULL : pname, o->quiet);
-	if (rc)
+	if (!propagated)
+		status = apply_status(rc, &rep, o->dry_run);
+	if (text)
+		print_report(name, &rep, o->dry_run, o->quiet ? NULL : pname, o->quiet);
+	if (rc) {
 		sc_error("%s", rep.err);
+		snprintf(err, sizeof(err), "%s", rep.err);
+	}
 out:
+	if (devs)
+		json_device(devs, name, c.name, res.nwon ? pname : NULL, status, &rep, o->dry_run,
+			    mem, nmem, err);
 	sc_strv_free(mem, nmem);
 	sc_report_free(&rep);
 	free(req);
@@ -717,6 +820,9 @@ int cmd_apply(int argc, char **argv)
 		{ "syslog", 's', NULL, 0, "log to syslog instead of stdout and stderr", 0 },
 		{ "quiet", 'q', NULL, 0, "print only changes and errors", 0 },
 		{ "config", 'c', "FILE", 0, "read only this policy file", 0 },
+		{ "json", 'J', NULL, 0,
+		  "a JSON report per device instead of lines: changes (from, to, state), "
+		  "skipped settings and why, notes, error", 0 },
 		{ 0 },
 	};
 	struct opts o = { .min_args = 0, .max_args = -1 };
@@ -724,6 +830,7 @@ int cmd_apply(int argc, char **argv)
 	char (*names)[SC_NAME_MAX] = NULL, **all = NULL;
 	size_t n = 0, nall = 0;
 	struct done dn = { 0 };
+	json_object *top = NULL, *devs = NULL;
 	int rc = 0, worst = 0;
 
 	parse_cmd(options, "[DEV...]",
@@ -740,6 +847,11 @@ int cmd_apply(int argc, char **argv)
 		return rc;
 	if (o.dry_run && !o.udev)
 		warn_conflicts();
+	if (o.json) {
+		top = json_object_new_object();
+		devs = json_object_new_array();
+		json_object_object_add(top, "devices", devs);
+	}
 	if (o.nargs) {
 		names = calloc((size_t)o.nargs, sizeof(*names));
 		for (int i = 0; names && i < o.nargs; i++) {
@@ -762,10 +874,11 @@ int cmd_apply(int argc, char **argv)
 		if (worst) {	/* bad arguments: touch nothing */
 			free(names);
 			sc_policy_free(&pol);
+			json_object_put(top);
 			return worst;
 		}
 		for (size_t i = 0; i < n; i++) {
-			rc = apply_one(names[i], &pol, &o, &dn);
+			rc = apply_one(names[i], &pol, &o, &dn, devs);
 			worst = rc > worst ? rc : worst;
 		}
 	} else {
@@ -781,9 +894,15 @@ int cmd_apply(int argc, char **argv)
 			if (empty)	/* unused loop devices and such; udev
 					 * sends "change" when they get media */
 				continue;
-			rc = apply_one(all[i], &pol, &o, &dn);
+			rc = apply_one(all[i], &pol, &o, &dn, devs);
 			worst = rc > worst ? rc : worst;
 		}
+	}
+	if (top) {
+		printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY |
+								   JSON_C_TO_STRING_SPACED |
+								   JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(top);
 	}
 	free(names);
 	sc_strv_free(all, nall);

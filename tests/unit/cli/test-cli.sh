@@ -140,7 +140,41 @@ check "set fails, rolled back" 1 "$BIN" set sda scheduler=mq-deadline fifo_batch
 has "rollback message" "$R/err" 'schedctl: sda: fifo_batch: Input/output error (value "4"); previous settings restored'
 has "rollback: scheduler back" "$R/sys/block/sda/queue/scheduler" "[xdeadline]"
 has "rollback: knob back" "$R/sys/block/sda/queue/iosched/head_request" "1"
+has "rolled-back change marked" "$R/out" "sda: scheduler: xdeadline -> mq-deadline (rolled back)"
+if grep -q -- "-> mq-deadline$" "$R/out"; then notok "no rolled-back change reported as done"; else ok "no rolled-back change reported as done"; fi
 rm "$R/fake/fail"
+# pyjson FILE DESC SCRIPT: assertions in Python on the JSON in FILE (d)
+pyjson() {
+	if python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))
+$3" "$1" >"$R/py" 2>&1; then ok "$2"; else notok "$2"; sed 's/^/# /' "$R/py" "$1"; fi
+}
+printf '%s\n' "/sys/block/sda/queue/iosched/fifo_batch EIO" >"$R/fake/fail"
+printf '[class:hdd]\nscheduler = mq-deadline\nfifo_batch = 4\nqueue.wbt_lat_usec = 0\n' >"$R/pol.conf"
+check "apply -J, rolled back" 1 "$BIN" apply -J -c "$R/pol.conf" sda
+pyjson "$R/out" "apply -J report of a rollback" '
+d = d["devices"]
+assert len(d) == 1 and d[0]["name"] == "sda", d
+s = d[0]
+assert s["status"] == "failed" and s["class"] == "hdd" and s["policy"] == "class:hdd", s
+assert s["changes"] == [{"key": "scheduler", "from": "xdeadline", "to": "mq-deadline",
+                         "state": "rolled-back"}], s["changes"]
+assert s["skipped"] == [{"key": "queue.wbt_lat_usec",
+                         "reason": "this kernel has no queue/wbt_lat_usec"}], s["skipped"]
+assert "previous settings restored" in s["error"], s["error"]'
+rm "$R/fake/fail"
+check "set +12 normalised" 0 "$BIN" set sda fifo_batch=+12
+has "normalised value written" "$R/sys/block/sda/queue/iosched/fifo_batch" "12"
+if grep -q '+' "$R/sys/block/sda/queue/iosched/fifo_batch"; then notok "no + written"; else ok "no + written"; fi
+has "normalised value reported" "$R/out" "sda: fifo_batch: 16 -> 12"
+check "set head_request=0" 0 "$BIN" set sda head_request=0
+check "apply -J dry run" 0 "$BIN" apply -J --dry-run sda nvme0n1
+pyjson "$R/out" "apply -J dry run report" '
+d = {x["name"]: x for x in d["devices"]}
+assert d["nvme0n1"]["status"] == "unchanged", d
+assert d["sda"]["status"] == "would-change", d["sda"]
+assert d["sda"]["changes"] and all(c["state"] == "dry-run" for c in d["sda"]["changes"]), d["sda"]
+assert d["sda"]["error"] is None'
 check "set on bio-based" 1 "$BIN" set dm-0 scheduler=none
 has "bio-based message" "$R/err" "dm-0: scheduler: device has no I/O scheduler (bio-based)"
 
