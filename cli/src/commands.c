@@ -162,17 +162,34 @@ static void warn_conflicts(void)
 	sc_strv_free(v, n);
 }
 
-static int load_policy(const char *only, struct sc_policy *p)
+/*
+ * The policy files.  A file with an error is skipped, loudly: every error
+ * is printed (as a warning with warn_only), and the result is
+ * SC_EXIT_USAGE with p holding the other files, so that one typo in a
+ * drop-in does not keep the rest of the policy from every disk.  Only
+ * "-c FILE" with an error, or no memory, leaves p empty (and freed).
+ */
+static int load_policy(const char *only, struct sc_policy *p, bool warn_only)
 {
 	char err[1024];
 	int r = sc_policy_load(p, only, err, sizeof(err));
 
-	if (r) {
-		sc_error("%s", err);
+	if (!r)
+		return 0;
+	if (r == -ENOMEM) {
+		sc_error("reading the policy: %s", strerror(ENOMEM));
 		sc_policy_free(p);
-		return SC_EXIT_USAGE;
+		return SC_EXIT_FAIL;
 	}
-	return 0;
+	for (size_t i = 0; i < p->nerrs; i++) {
+		if (warn_only)
+			sc_warn("%s", p->errs[i]);
+		else
+			sc_error("%s", p->errs[i]);
+	}
+	if (only)
+		sc_policy_free(p);
+	return SC_EXIT_USAGE;
 }
 
 /* ---- list ---------------------------------------------------------- */
@@ -242,6 +259,7 @@ int cmd_list(int argc, char **argv)
 	char **names = NULL;
 	bool have_pol;
 	struct sc_out *out;
+	int prc;
 
 	parse_cmd(options, "", "List every whole disk with its class, scheduler and policy.",
 		  argc, argv, &o);
@@ -249,15 +267,10 @@ int cmd_list(int argc, char **argv)
 		return SC_EXIT_USAGE;
 	for (size_t i = 0; i < nsel; i++)
 		cols[i] = list_cols[sel[i]];
-	{
-		char err[1024];
-
-		have_pol = !sc_policy_load(&pol, o.config, err, sizeof(err));
-		if (!have_pol) {
-			sc_warn("%s; POLICY column left empty", err);
-			sc_policy_free(&pol);
-		}
-	}
+	prc = load_policy(o.config, &pol, true);
+	have_pol = !prc || (prc == SC_EXIT_USAGE && !o.config);
+	if (prc && !have_pol)
+		sc_warn("POLICY column left empty");
 	out = sc_out_new("blockdevices", cols, nsel, o.json, o.noheadings);
 	if (!out || sc_device_list(&names, &nnames)) {
 		sc_error("list: cannot read /sys/block");
@@ -555,7 +568,7 @@ int cmd_classify(int argc, char **argv)
 	struct sc_device d;
 	struct sc_class c;
 	char *pname = NULL, *slaves = NULL;
-	int rc;
+	int rc, prc;
 
 	parse_cmd(options, "DEV",
 		  "Show the disk's class, the properties that decided it, and the policy "
@@ -565,14 +578,15 @@ int cmd_classify(int argc, char **argv)
 		return rc;
 	warn_conflicts();
 	sc_classify(&d, &c);
-	rc = load_policy(o.config, &pol);
-	if (rc) {
+	prc = load_policy(o.config, &pol, false);
+	if (prc && (prc != SC_EXIT_USAGE || o.config)) {
 		/* still say what we know */
 		if (!o.json)
 			sc_info("%s: class %s (%s)", d.name, c.name, c.why);
 		sc_device_free(&d);
-		return rc;
+		return prc;
 	}
+	rc = prc;	/* a broken file was skipped: the rest, and exit 2 */
 	if (sc_policy_resolve(&pol, &d, c.name, &res) || !(pname = sc_resolved_name(&res))) {
 		rc = SC_EXIT_FAIL;
 		goto out;
@@ -835,21 +849,27 @@ int cmd_apply(int argc, char **argv)
 
 	parse_cmd(options, "[DEV...]",
 		  "Apply the policy files to the DEVs, or to every disk, and print what "
-		  "changed.  The files are parsed completely first: a policy error touches "
-		  "no device.", argc, argv, &o);
+		  "changed.  The files are parsed completely first: a file with an error is "
+		  "skipped (exit status 2), the others are applied.", argc, argv, &o);
 	sc_log_syslog(o.syslog);
 	if (o.udev) {
 		sc_io_udev_env(true);
 		sc_lock_timeout_ms = 2000;
 	}
-	rc = load_policy(o.config, &pol);
-	if (rc)
+	rc = load_policy(o.config, &pol, false);
+	if (rc && (rc != SC_EXIT_USAGE || o.config))
 		return rc;
+	worst = rc;	/* a broken file was skipped: apply the rest, exit 2 */
 	if (o.dry_run && !o.udev)
 		warn_conflicts();
 	if (o.json) {
+		json_object *pe = json_object_new_array();
+
 		top = json_object_new_object();
 		devs = json_object_new_array();
+		for (size_t i = 0; i < pol.nerrs; i++)
+			json_object_array_add(pe, json_object_new_string(pol.errs[i]));
+		json_object_object_add(top, "policy_errors", pe);
 		json_object_object_add(top, "devices", devs);
 	}
 	if (o.nargs) {
@@ -871,7 +891,7 @@ int cmd_apply(int argc, char **argv)
 		}
 		if (!names)
 			worst = SC_EXIT_FAIL;
-		if (worst) {	/* bad arguments: touch nothing */
+		if (n < (size_t)o.nargs || !names) {	/* bad arguments: touch nothing */
 			free(names);
 			sc_policy_free(&pol);
 			json_object_put(top);
@@ -909,6 +929,56 @@ int cmd_apply(int argc, char **argv)
 	sc_strv_free(dn.v, dn.n);
 	sc_policy_free(&pol);
 	return worst;
+}
+
+/* ---- check ---------------------------------------------------------- */
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct argp_option options[] = {
+		{ "quiet", 'q', NULL, 0, "print only errors", 0 },
+		{ 0 },
+	};
+	struct opts o = { .min_args = 0, .max_args = -1 };
+	struct sc_policy pol;
+	char err[1024];
+	int rc = 0;
+
+	parse_cmd(options, "[FILE...]",
+		  "Check the policy files (or the FILEs) as apply reads them, without "
+		  "looking at any device: every error as FILE:LINE: message, exit status 2 "
+		  "if there is one.", argc, argv, &o);
+	if (!o.nargs) {
+		int r = sc_policy_load(&pol, NULL, err, sizeof(err));
+
+		if (r == -ENOMEM) {
+			sc_error("reading the policy: %s", strerror(ENOMEM));
+			return SC_EXIT_FAIL;
+		}
+		for (size_t i = 0; i < pol.nerrs; i++)
+			sc_error("%s", pol.errs[i]);
+		if (!o.quiet)
+			for (size_t i = 0; i < pol.nfiles; i++)
+				sc_info("%s: ok", pol.files[i]);
+		rc = pol.nerrs ? SC_EXIT_USAGE : 0;
+		sc_policy_free(&pol);
+		return rc;
+	}
+	for (int i = 0; i < o.nargs; i++) {
+		int r = sc_policy_load(&pol, o.args[i], err, sizeof(err));
+
+		if (r == -ENOMEM) {
+			sc_error("%s: %s", o.args[i], strerror(ENOMEM));
+			rc = SC_EXIT_FAIL > rc ? SC_EXIT_FAIL : rc;
+		} else if (r) {
+			sc_error("%s", err);
+			rc = SC_EXIT_USAGE;
+		} else if (!o.quiet) {
+			sc_info("%s: ok", o.args[i]);
+		}
+		sc_policy_free(&pol);
+	}
+	return rc;
 }
 
 /* ---- reset ----------------------------------------------------------- */

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -182,6 +183,78 @@ static int read_path(const char *path, char **out)
 	while (len > 0 && buf[len - 1] == '\n')
 		buf[--len] = '\0';
 	*out = buf;
+	return 0;
+}
+
+/*
+ * A configuration file: only a regular file (or /dev/null, which masks),
+ * at most max bytes.  Opened O_NONBLOCK so that a FIFO cannot block the
+ * open; fstat() then refuses it before any read.
+ */
+int sc_read_conf(const char *abs, bool rooted, size_t max, char **out, size_t *len)
+{
+	char *p = rooted ? sc_path(abs) : strdup(abs), *buf;
+	struct stat st;
+	ssize_t r;
+	size_t got = 0;
+	int fd;
+
+	*out = NULL;
+	*len = 0;
+	if (!p)
+		return -ENOMEM;
+	fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	free(p);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	if (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && minor(st.st_rdev) == 3) {
+		close(fd);	/* /dev/null: empty */
+		*out = strdup("");
+		return *out ? 0 : -ENOMEM;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	}
+	if ((unsigned long long)st.st_size > max) {
+		close(fd);
+		return -EFBIG;
+	}
+	buf = malloc(max + 2);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	/* it may grow meanwhile: read at most max + 1 */
+	while (got <= max) {
+		r = read(fd, buf + got, max + 1 - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = -errno;
+
+			close(fd);
+			free(buf);
+			return e;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	if (got > max) {
+		free(buf);
+		return -EFBIG;
+	}
+	buf[got] = '\0';
+	*out = buf;
+	*len = got;
 	return 0;
 }
 

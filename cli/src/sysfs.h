@@ -36,6 +36,11 @@ char *sc_path(const char *abs);
 int sc_read(const char *abs, char **out);
 /* One write(2) of val; 0 or -errno.  Fake mode: injection, emulation. */
 int sc_write(const char *abs, const char *val);
+/* A configuration file (rooted: abs is under the root, else a user's
+ * path): 0 and its bytes (NUL-terminated, *len without it; /dev/null is
+ * empty), or -errno: -EINVAL not a regular file, -EISDIR, -EFBIG larger
+ * than max bytes. */
+int sc_read_conf(const char *abs, bool rooted, size_t max, char **out, size_t *len);
 bool sc_exists(const char *abs);
 bool sc_is_dir(const char *abs);
 /* Sorted entry names without "." and ".."; 0 or -errno. */

@@ -78,7 +78,7 @@ cp "$(dirname "$0")/../../../cli/policy/schedctl.conf" "$R/usr/lib/schedctl/sche
 
 # help and usage
 check "--help" 0 "$BIN" --help
-for c in list get set classify apply; do check "$c --help" 0 "$BIN" $c --help; done
+for c in list get set classify apply check; do check "$c --help" 0 "$BIN" $c --help; done
 check "no command: usage error" 2 "$BIN"
 check "unknown command" 2 "$BIN" frobnicate
 has "unknown command message" "$R/err" 'schedctl: unknown command "frobnicate"'
@@ -191,7 +191,32 @@ head_request == 1"
 check "apply with a policy error" 2 "$BIN" apply sda
 has "policy error file:line" "$R/err" '/etc/schedctl.d/50-bad.conf:3: head_request: expected a decimal integer, got "= 1"'
 check "list still works with a policy error" 0 "$BIN" list
+# a broken drop-in is skipped, the rest of the policy still applies
+check "head_request=0" 0 "$BIN" set sda head_request=0
+check "apply: broken drop-in skipped, exit 2" 2 "$BIN" apply sda
+has "the rest applied" "$R/out" "sda: head_request: 0 -> 1"
+has "the applied knob" "$R/sys/block/sda/queue/iosched/head_request" "1"
+check "check: the broken file" 2 "$BIN" check
+has "check names FILE:LINE" "$R/err" '/etc/schedctl.d/50-bad.conf:3: head_request'
+has "check names the good files" "$R/out" "/usr/lib/schedctl/schedctl.conf: ok"
+check "check FILE: broken" 2 "$BIN" check -q "$R/etc/schedctl.d/50-bad.conf"
+check "check FILE: good" 0 "$BIN" check "$R/usr/lib/schedctl/schedctl.conf"
+has "check FILE ok" "$R/out" "schedctl.conf: ok"
+check "apply -J lists policy errors" 2 "$BIN" apply -J --dry-run sda
+pyjson "$R/out" "apply -J policy_errors" '
+assert len(d["policy_errors"]) == 1 and "50-bad.conf:3:" in d["policy_errors"][0], d'
 rm "$R/etc/schedctl.d/50-bad.conf"
+mkfifo "$R/etc/schedctl.d/50-fifo.conf"
+ln -s /dev/zero "$R/etc/schedctl.d/51-zero.conf"
+check "a FIFO and /dev/zero drop-in cannot block apply" 2 timeout 20 "$BIN" apply sda
+has "FIFO named" "$R/err" "/etc/schedctl.d/50-fifo.conf: not a regular file (skipped unread)"
+has "/dev/zero named" "$R/err" "/etc/schedctl.d/51-zero.conf: not a regular file (skipped unread)"
+rm "$R/etc/schedctl.d/50-fifo.conf" "$R/etc/schedctl.d/51-zero.conf"
+put /etc/schedctl.d/.#50-x.conf "garbage"
+check "hidden drop-ins are not read" 0 "$BIN" check -q
+rm "$R/etc/schedctl.d/.#50-x.conf"
+check "check, all good" 0 "$BIN" check -q
+[ -s "$R/out" ] && notok "check -q prints nothing" || ok "check -q prints nothing"
 put /etc/schedctl.d/50-mine.conf "[id:ata-ST8000*]
 read_expire = 250"
 check "apply with a drop-in" 0 "$BIN" apply sda
