@@ -28,8 +28,12 @@
 #include "stats.h"
 #include "sysfs.h"
 
+/* --dry-run has no short option: -n is --noheadings in every command */
+#define OPT_DRY_RUN 0x100
+
 struct opts {
 	bool json, all, noheadings, dry_run, udev, syslog, quiet;
+	bool writes;		/* set, apply, reset: -n is refused, not ignored */
 	const char *output;
 	const char *config;
 	char **args;
@@ -51,8 +55,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->all = true;
 		break;
 	case 'n':
-		o->noheadings = true;	/* list, get */
-		o->dry_run = true;	/* set, apply */
+		if (o->writes)
+			argp_error(state, "-n is --noheadings, which this command does not "
+					  "have; to write nothing, use --dry-run");
+		o->noheadings = true;
+		break;
+	case OPT_DRY_RUN:
+		o->dry_run = true;
 		break;
 	case 'o':
 		o->output = arg;
@@ -87,11 +96,28 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* -h, as in util-linux: the same as --help */
+static error_t parse_help(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	if (key != 'h')
+		return ARGP_ERR_UNKNOWN;
+	argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+	return 0;
+}
+
+static const struct argp_option help_options[] = {
+	{ NULL, 'h', NULL, 0, "give this help list (as --help)", -1 },
+	{ 0 },
+};
+static const struct argp help_argp = { help_options, parse_help, NULL, NULL, NULL, NULL, NULL };
+static const struct argp_child help_child[] = { { &help_argp, 0, NULL, -1 }, { 0 } };
+
 static void parse_with(argp_parser_t parser, const struct argp_option *options,
 		       const char *args_doc, const char *doc, int argc, char **argv,
 		       struct opts *o)
 {
-	struct argp a = { options, parser, args_doc, doc, NULL, NULL, NULL };
+	struct argp a = { options, parser, args_doc, doc, help_child, NULL, NULL };
 
 	argp_parse(&a, argc, argv, 0, NULL, o);
 }
@@ -138,16 +164,53 @@ static char *join(char **v, size_t n, const char *sep)
 	return out;
 }
 
-/* "no I/O scheduler; scheduling happens on sdb, sdc" */
-static void no_sched_note(const struct sc_device *d)
+/* "no I/O scheduler; scheduling happens on sdb, sdc"; on stderr where
+ * stdout is data (get) */
+static void no_sched_note_to(const struct sc_device *d, bool to_stderr)
 {
 	char *s = join(d->slaves, d->nslaves, ", ");
 
-	if (d->nslaves)
+	if (to_stderr && !sc_log_is_syslog())
+		fprintf(stderr, "schedctl: %s: no I/O scheduler%s%s\n", d->name,
+			d->nslaves ? " (bio-based); scheduling happens on " : "",
+			d->nslaves && s ? s : "");
+	else if (d->nslaves)
 		sc_info("%s: no I/O scheduler (bio-based); scheduling happens on %s", d->name, s);
 	else
 		sc_info("%s: no I/O scheduler", d->name);
 	free(s);
+}
+
+static void no_sched_note(const struct sc_device *d)
+{
+	no_sched_note_to(d, false);
+}
+
+/*
+ * Text from udev and sysfs (models, serials) or policy files, for a
+ * terminal: control characters as \xHH, as libsmartcols prints them in
+ * tables.  Never NULL for non-NULL s (the original if out of memory).
+ */
+static const char *safe(const char *s, char **buf)
+{
+	FILE *f;
+	size_t len = 0;
+
+	*buf = NULL;
+	if (!s || !strpbrk(s, "\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"
+			    "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f"))
+		return s;
+	f = open_memstream(buf, &len);
+	if (!f)
+		return s;
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f)
+			fprintf(f, "\\x%02x", *c);
+		else
+			fputc(*c, f);
+	}
+	fclose(f);
+	return *buf ? *buf : s;
 }
 
 /* "warning: udev rule also sets queue/scheduler (FILE:LINE)", once per run */
@@ -209,15 +272,20 @@ static const struct sc_out_col list_cols[C_NCOLS] = {
 	[C_POLICY] = { "POLICY", "policy sections that apply", false, false },
 };
 
+/* as lsblk: the default columns, and what -o +COL can add */
+static const int list_default[] = { C_NAME, C_CLASS, C_TRAN, C_MODEL, C_SCHED, C_POLICY };
+
 static int parse_columns(const char *list, int *cols, size_t *n)
 {
 	char *dup, *tok, *save = NULL;
 
 	*n = 0;
-	if (!list) {
-		for (int i = 0; i < C_NCOLS; i++)
-			cols[(*n)++] = i;
-		return 0;
+	if (!list || *list == '+') {	/* "+COL,...": the defaults and those */
+		for (size_t i = 0; i < sizeof(list_default) / sizeof(list_default[0]); i++)
+			cols[(*n)++] = list_default[i];
+		if (!list)
+			return 0;
+		list++;
 	}
 	dup = strdup(list);
 	if (!dup)
@@ -228,7 +296,7 @@ static int parse_columns(const char *list, int *cols, size_t *n)
 		for (i = 0; i < C_NCOLS; i++)
 			if (!strcasecmp(tok, list_cols[i].name))
 				break;
-		if (i == C_NCOLS || *n == C_NCOLS) {
+		if (i == C_NCOLS || *n == C_NCOLS * 2) {
 			sc_error("list: unknown column \"%s\" (columns: NAME, CLASS, TRAN, MODEL, ROTA, "
 				 "ZONED, HWQ, SCHED, AVAILABLE, POLICY)", tok);
 			free(dup);
@@ -245,7 +313,9 @@ int cmd_list(int argc, char **argv)
 	static const struct argp_option options[] = {
 		{ "json", 'J', NULL, 0, "JSON output (like lsblk -J)", 0 },
 		{ "output", 'o', "COLUMNS", 0,
-		  "comma-separated columns: NAME, CLASS, TRAN, MODEL, ROTA, ZONED, HWQ, SCHED, AVAILABLE, POLICY", 0 },
+		  "comma-separated columns: NAME, CLASS, TRAN, MODEL, ROTA, ZONED, HWQ, SCHED, "
+		  "AVAILABLE, POLICY; +COLUMNS adds to the default ones (NAME, CLASS, TRAN, "
+		  "MODEL, SCHED, POLICY)", 0 },
 		{ "all", 'a', NULL, 0, "also list empty devices (size 0)", 0 },
 		{ "noheadings", 'n', NULL, 0, "no header line", 0 },
 		{ "config", 'c', "FILE", 0, "read only this policy file", 0 },
@@ -253,8 +323,8 @@ int cmd_list(int argc, char **argv)
 	};
 	struct opts o = { .max_args = 0 };
 	struct sc_policy pol = { 0 };
-	struct sc_out_col cols[C_NCOLS];
-	int sel[C_NCOLS], rc = 0;
+	struct sc_out_col cols[C_NCOLS * 2];
+	int sel[C_NCOLS * 2], rc = 0;
 	size_t nsel, nnames = 0;
 	char **names = NULL;
 	bool have_pol;
@@ -312,7 +382,7 @@ int cmd_list(int argc, char **argv)
 		row[C_AVAIL] = d.navail ? vals[C_AVAIL] : NULL;
 		row[C_POLICY] = vals[C_POLICY];
 		{
-			const char *r2[C_NCOLS];
+			const char *r2[C_NCOLS * 2];
 
 			for (size_t k = 0; k < nsel; k++)
 				r2[k] = row[sel[k]];
@@ -391,7 +461,7 @@ int cmd_get(int argc, char **argv)
 		return SC_EXIT_FAIL;
 	}
 	if (!d.has_sched && !o.json)
-		no_sched_note(&d);
+		no_sched_note_to(&d, true);	/* never mixed into the values */
 	avail = join(d.avail, d.navail, " ");
 	get_row(out, &o, seen, "scheduler", d.has_sched ? d.sched : "none");
 	if (d.has_sched)
@@ -493,10 +563,11 @@ static void print_report(const char *dev, const struct sc_report *rep, bool dry,
 int cmd_set(int argc, char **argv)
 {
 	static const struct argp_option options[] = {
-		{ "dry-run", 'n', NULL, 0, "check and print what would change; write nothing", 0 },
+		{ "dry-run", OPT_DRY_RUN, NULL, 0, "check and print what would change; write nothing", 0 },
+		{ NULL, 'n', NULL, OPTION_HIDDEN, NULL, 0 },
 		{ 0 },
 	};
-	struct opts o = { .min_args = 2, .max_args = -1 };
+	struct opts o = { .min_args = 2, .max_args = -1, .writes = true };
 	struct sc_device d;
 	struct sc_req *req;
 	struct sc_report rep;
@@ -567,7 +638,7 @@ int cmd_classify(int argc, char **argv)
 	struct sc_resolved res = { 0 };
 	struct sc_device d;
 	struct sc_class c;
-	char *pname = NULL, *slaves = NULL;
+	char *pname = NULL, *slaves = NULL, *esc;
 	int rc, prc;
 
 	parse_cmd(options, "DEV",
@@ -581,8 +652,10 @@ int cmd_classify(int argc, char **argv)
 	prc = load_policy(o.config, &pol, false);
 	if (prc && (prc != SC_EXIT_USAGE || o.config)) {
 		/* still say what we know */
-		if (!o.json)
-			sc_info("%s: class %s (%s)", d.name, c.name, c.why);
+		if (!o.json) {
+			sc_info("%s: class %s (%s)", d.name, c.name, safe(c.why, &esc));
+			free(esc);
+		}
 		sc_device_free(&d);
 		return prc;
 	}
@@ -602,17 +675,26 @@ int cmd_classify(int argc, char **argv)
 		sc_out_free(out);
 		goto out;
 	}
-	sc_info("%s: class %s (%s)", d.name, c.name, c.why);
+	sc_info("%s: class %s (%s)", d.name, c.name, safe(c.why, &esc));
+	free(esc);
 	if (!d.has_sched)
 		no_sched_note(&d);
 	if (!res.nmatched) {
 		sc_info("%s: no policy section matches", d.name);
 		goto out;
 	}
-	sc_info("%s: policy %s", d.name, pname);
-	for (size_t i = 0; i < res.n; i++)
-		sc_info("  %s = %s\t# [%s] %s:%d", res.set[i].key, res.set[i].value,
-			res.set[i].from->name, res.set[i].from->file, res.set[i].line);
+	sc_info("%s: policy %s", d.name, safe(pname, &esc));
+	free(esc);
+	for (size_t i = 0; i < res.n; i++) {
+		char *e2, *e3;
+
+		sc_info("  %s = %s\t# [%s] %s:%d", res.set[i].key, safe(res.set[i].value, &e2),
+			safe(res.set[i].from->name, &esc), safe(res.set[i].from->file, &e3),
+			res.set[i].line);
+		free(esc);
+		free(e2);
+		free(e3);
+	}
 	for (size_t i = 0; i < res.nmatched; i++) {
 		bool won = false;
 
@@ -827,7 +909,8 @@ out:
 int cmd_apply(int argc, char **argv)
 {
 	static const struct argp_option options[] = {
-		{ "dry-run", 'n', NULL, 0, "print what would change; write nothing", 0 },
+		{ "dry-run", OPT_DRY_RUN, NULL, 0, "print what would change; write nothing", 0 },
+		{ NULL, 'n', NULL, OPTION_HIDDEN, NULL, 0 },
 		{ "udev", 'u', NULL, 0,
 		  "run from a udev rule: log to syslog, only changes and errors, "
 		  "take the event's properties from the environment, shorter waits", 0 },
@@ -839,7 +922,7 @@ int cmd_apply(int argc, char **argv)
 		  "skipped settings and why, notes, error", 0 },
 		{ 0 },
 	};
-	struct opts o = { .min_args = 0, .max_args = -1 };
+	struct opts o = { .min_args = 0, .max_args = -1, .writes = true };
 	struct sc_policy pol;
 	char (*names)[SC_NAME_MAX] = NULL, **all = NULL;
 	size_t n = 0, nall = 0;
@@ -1004,12 +1087,13 @@ static bool ours(const char *sched)
 int cmd_reset(int argc, char **argv)
 {
 	static const struct argp_option options[] = {
-		{ "dry-run", 'n', NULL, 0, "print what would change; write nothing", 0 },
+		{ "dry-run", OPT_DRY_RUN, NULL, 0, "print what would change; write nothing", 0 },
+		{ NULL, 'n', NULL, OPTION_HIDDEN, NULL, 0 },
 		{ "quiet", 'q', NULL, 0, "print only changes and errors", 0 },
 		{ "syslog", 's', NULL, 0, "log to syslog instead of stdout and stderr", 0 },
 		{ 0 },
 	};
-	struct opts o = { .min_args = 0, .max_args = -1 };
+	struct opts o = { .min_args = 0, .max_args = -1, .writes = true };
 	char **names = NULL;
 	size_t n = 0;
 	int worst = 0;

@@ -63,6 +63,9 @@ static error_t parse_top(int key, char *arg, struct argp_state *state)
 
 	(void)arg;
 	switch (key) {
+	case 'h':	/* as in util-linux */
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		return 0;
 	case ARGP_KEY_ARG:
 		t->cmd_index = state->next - 1;
 		state->next = state->argc;	/* the rest is the command's */
@@ -75,7 +78,12 @@ static error_t parse_top(int key, char *arg, struct argp_state *state)
 	}
 }
 
-static const struct argp top_argp = { NULL, parse_top, "COMMAND [ARG...]", doc, NULL, NULL, NULL };
+static const struct argp_option top_options[] = {
+	{ NULL, 'h', NULL, 0, "give this help list (as --help)", -1 },
+	{ 0 },
+};
+
+static const struct argp top_argp = { top_options, parse_top, "COMMAND [ARG...]", doc, NULL, NULL, NULL };
 
 int main(int argc, char **argv)
 {

@@ -78,7 +78,13 @@ cp "$(dirname "$0")/../../../cli/policy/schedctl.conf" "$R/usr/lib/schedctl/sche
 
 # help and usage
 check "--help" 0 "$BIN" --help
-for c in list get set classify apply check; do check "$c --help" 0 "$BIN" $c --help; done
+check "-h" 0 "$BIN" -h
+has "-h is help" "$R/out" "Usage: schedctl"
+for c in list get set classify apply check reset stats monitor; do
+	check "$c --help" 0 "$BIN" $c --help
+	check "$c -h" 0 "$BIN" $c -h
+	has "$c -h is help" "$R/out" "Usage: schedctl $c"
+done
 check "no command: usage error" 2 "$BIN"
 check "unknown command" 2 "$BIN" frobnicate
 has "unknown command message" "$R/err" 'schedctl: unknown command "frobnicate"'
@@ -91,8 +97,13 @@ has "list header" "$R/out" "NAME"
 has "list sda class" "$R/out" "hdd"
 check "list -J" 0 "$BIN" list -J
 has "json array" "$R/out" '"blockdevices": ['
+if grep -q '"hwq"' "$R/out"; then notok "HWQ is not a default column"; else ok "HWQ is not a default column"; fi
+check "list -J -o +HWQ" 0 "$BIN" list -J -o +HWQ
 has "json number" "$R/out" '"hwq": 4'
-has "json policy" "$R/out" '"policy": "class:nvme"'
+has "-o +COL keeps the defaults" "$R/out" '"policy": "class:nvme"'
+check "list -o +hwq,rota" 0 "$BIN" list -o +hwq,rota
+[ "$(head -n1 "$R/out" | tr -s ' ')" = "NAME CLASS TRAN MODEL SCHED POLICY HWQ ROTA" ] &&
+	ok "-o +COL: header" || { notok "-o +COL: header"; sed 's/^/# /' "$R/out"; }
 check "list -o NAME,SCHED -n" 0 "$BIN" list -o name,sched -n
 if [ "$(awk '$1 == "nvme0n1" {print $2}' "$R/out")" = none ]; then ok "list -o columns"; else notok "list -o columns"; fi
 check "list -o bogus" 2 "$BIN" list -o bogus
@@ -112,7 +123,17 @@ has "partition note" "$R/err" "sda2 is a partition; using its disk sda"
 check "get by-id link" 0 "$BIN" get /dev/disk/by-id/ata-ST8000DM004_ZA1 scheduler
 check "get /dev/sda" 0 "$BIN" get /dev/sda scheduler
 check "get bio-based dm" 0 "$BIN" get dm-0
-has "no scheduler, slaves named" "$R/out" "dm-0: no I/O scheduler (bio-based); scheduling happens on sda"
+has "no scheduler, slaves named, on stderr" "$R/err" "schedctl: dm-0: no I/O scheduler (bio-based); scheduling happens on sda"
+check "get -n: only values on stdout" 0 "$BIN" get -n dm-0 scheduler
+[ "$(tr -s ' ' <"$R/out")" = "scheduler none" ] && ok "get -n: no note mixed in" ||
+	{ notok "get -n: no note mixed in"; sed 's/^/# /' "$R/out"; }
+disk dm-1 none 0 none 0 253
+printf 'LVM-a\033[31mred\n' >"$R/sys/block/dm-1/dm/uuid" 2>/dev/null ||
+	{ mkdir -p "$R/sys/block/dm-1/dm"; printf 'LVM-a\033[31mred\n' >"$R/sys/block/dm-1/dm/uuid"; }
+check "classify: control characters" 0 "$BIN" classify dm-1
+has "classify escapes them" "$R/out" 'dm uuid "LVM-a\x1b[31mred"'
+if grep -q "$(printf '\033')" "$R/out"; then notok "no raw ESC in classify"; else ok "no raw ESC in classify"; fi
+rm -rf "$R/sys/block/dm-1" "$R/sys/class/block/dm-1"
 
 # classify
 check "classify sda" 0 "$BIN" classify sda
@@ -125,7 +146,11 @@ check "classify dm-0" 0 "$BIN" classify dm-0
 has "classify stacked" "$R/out" "class stacked"
 
 # set
-check "set dry-run" 0 "$BIN" set -n sda scheduler=xdeadline head_request=1
+check "set -n is refused" 2 "$BIN" set -n sda scheduler=xdeadline
+has "set -n: use --dry-run" "$R/err" "to write nothing, use --dry-run"
+check "apply -n is refused" 2 "$BIN" apply -n
+check "reset -n is refused" 2 "$BIN" reset -n
+check "set dry-run" 0 "$BIN" set --dry-run sda scheduler=xdeadline head_request=1
 has "dry-run output" "$R/out" "sda: would set scheduler: mq-deadline -> xdeadline"
 has "dry-run wrote nothing" "$R/sys/block/sda/queue/scheduler" "[mq-deadline]"
 check "set" 0 "$BIN" set sda scheduler=xdeadline head_request=1 queue.read_ahead_kb=1024
@@ -223,7 +248,7 @@ check "apply with a drop-in" 0 "$BIN" apply sda
 has "drop-in applied" "$R/sys/block/sda/queue/iosched/read_expire" "250"
 check "classify names the winner" 0 "$BIN" classify sda
 has "winner" "$R/out" "sda: policy id:ata-ST8000*+class:hdd"
-check "apply -c FILE" 0 "$BIN" apply -n -c "$R/etc/schedctl.d/50-mine.conf" sda
+check "apply -c FILE" 0 "$BIN" apply --dry-run -c "$R/etc/schedctl.d/50-mine.conf" sda
 check "back to mq-deadline" 0 "$BIN" set sda scheduler=mq-deadline
 printf '%s\n' "/sys/block/sda/queue/iosched/head_request EIO" >"$R/fake/fail"
 check "apply all, one device fails" 1 "$BIN" apply
@@ -234,7 +259,7 @@ rm "$R/fake/fail"
 # reset: only disks on our schedulers, to the kernel's default
 check "sda on xdeadline" 0 "$BIN" set sda scheduler=xdeadline
 check "nvme on mq-deadline" 0 "$BIN" set nvme0n1 scheduler=mq-deadline
-check "reset --dry-run" 0 "$BIN" reset -n
+check "reset --dry-run" 0 "$BIN" reset --dry-run
 has "reset dry-run output" "$R/out" "sda: would set scheduler: xdeadline -> mq-deadline"
 check "reset" 0 "$BIN" reset
 has "reset sda" "$R/sys/block/sda/queue/scheduler" "[mq-deadline]"
