@@ -30,6 +30,8 @@
 
 /* --dry-run has no short option: -n is --noheadings in every command */
 #define OPT_DRY_RUN 0x100
+#define OPT_OPENMETRICS 0x101
+#define OPT_PROMETHEUS 0x102
 
 struct opts {
 	bool json, all, noheadings, dry_run, udev, syslog, quiet;
@@ -40,6 +42,7 @@ struct opts {
 	int nargs;
 	int min_args, max_args;	/* max -1: any */
 	double interval, timeout;	/* stats, monitor; 0: none */
+	int metrics;			/* stats: 0, OPT_OPENMETRICS, OPT_PROMETHEUS */
 	long count;			/* 0: no limit */
 };
 
@@ -1235,6 +1238,12 @@ static error_t parse_watch_opt(int key, char *arg, struct argp_state *state)
 			o->timeout = v;
 		return 0;
 	}
+	case OPT_OPENMETRICS:
+	case OPT_PROMETHEUS:
+		if (o->metrics && o->metrics != key)
+			argp_error(state, "--openmetrics and --prometheus: one or the other");
+		o->metrics = key;
+		return 0;
 	case 'c':
 		errno = 0;
 		o->count = strtol(arg, &end, 10);
@@ -1341,6 +1350,11 @@ int cmd_stats(int argc, char **argv)
 		  "report per-second rates over every SECONDS (may be fractional), until "
 		  "interrupted", 0 },
 		{ "count", 'c', "N", 0, "with --interval: stop after N reports", 0 },
+		{ "openmetrics", OPT_OPENMETRICS, NULL, 0,
+		  "the counters in the OpenMetrics text format, for scrapers", 0 },
+		{ "prometheus", OPT_PROMETHEUS, NULL, 0,
+		  "the counters in the Prometheus text format (node_exporter's textfile "
+		  "collector)", 0 },
 		{ 0 },
 	};
 	struct opts o = { .max_args = 1 };
@@ -1362,6 +1376,11 @@ int cmd_stats(int argc, char **argv)
 		sc_error("stats: --count needs --interval");
 		return SC_EXIT_USAGE;
 	}
+	if (o.metrics && (o.interval || o.json || o.noheadings)) {
+		sc_error("stats: --%s takes no --interval, --json or --noheadings (a scraper "
+			 "computes rates)", o.metrics == OPT_OPENMETRICS ? "openmetrics" : "prometheus");
+		return SC_EXIT_USAGE;
+	}
 	if (o.nargs) {
 		int r = sc_device_resolve(o.args[0], name, part);
 
@@ -1380,6 +1399,13 @@ int cmd_stats(int argc, char **argv)
 	if (rc)
 		return rc;
 	rc = stats_get(nl, dev, &prev);
+	if (!rc && o.metrics) {
+		if (sc_stats_metrics(&prev, o.metrics == OPT_OPENMETRICS, stdout)) {
+			sc_error("stats: writing the metrics: %s", strerror(EIO));
+			rc = SC_EXIT_FAIL;
+		}
+		goto out;
+	}
 	if (rc || !o.interval) {
 		if (!rc)
 			rc = stats_report(NULL, &prev, &o, true);

@@ -277,6 +277,9 @@ check "stats --interval 0" 2 "$BIN" stats --interval 0
 has "stats bad interval named" "$R/err" 'expected seconds, a number greater than 0, got "0"'
 check "stats --interval junk" 2 "$BIN" stats -i 1x
 check "stats --count -1" 2 "$BIN" stats -i 1 -c -1
+check "stats --openmetrics --interval" 2 "$BIN" stats --openmetrics -i 1
+has "metrics take no interval" "$R/err" "--openmetrics takes no --interval"
+check "stats --openmetrics --prometheus" 2 "$BIN" stats --openmetrics --prometheus
 check "stats two devices" 2 "$BIN" stats sda nvme0n1
 check "stats unknown device" 2 "$BIN" stats nosuchdisk
 has "stats unknown device named" "$R/err" "nosuchdisk: no such block device"
