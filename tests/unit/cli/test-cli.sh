@@ -306,5 +306,34 @@ else
 	echo "# schedctl_nl loaded or loadable here: skipping the not-loaded checks"
 fi
 
+# bash completion, against the same fake root, with this binary
+COMP=$(dirname "$0")/../../../cli/completion/schedctl.bash
+# comp WORD...: the completions when the last WORD is being typed
+comp() {
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		_schedctl; [ ${#COMPREPLY[@]} -eq 0 ] || printf "%s\n" "${COMPREPLY[@]}"' comp "$COMP" "$BIN" "$@" 2>&1 | sort | tr '\n' ' '
+}
+is_comp() {	# is_comp DESC WANT WORD...
+	desc=$1 want=$2
+	shift 2
+	got=$(comp "$@")
+	if [ "$got" = "$want" ]; then ok "completion: $desc"; else
+		notok "completion: $desc"; echo "# got:  $got"; echo "# want: $want"; fi
+}
+is_comp "commands" "check classify " c
+is_comp "command options" "--dry-run " apply --d
+is_comp "disks" "dm-0 nvme0n1 sda " get ""
+is_comp "disks after an option" "nvme0n1 " get -J nv
+is_comp "keys of the disk's scheduler" "read_expire= " set sda read_
+is_comp "queue keys" "queue.nr_requests= queue.read_ahead_kb= queue.rotational= " set sda queue.
+is_comp "get keys, no =" "front_merges " get sda fr
+is_comp "scheduler names" "scheduler=kyber scheduler=mq-deadline scheduler=none scheduler=xdeadline " set sda scheduler=
+is_comp "fallback list" "scheduler=kyber,none " set sda scheduler=kyber,n
+is_comp "list columns" "+HWQ " list -o +H
+is_comp "list column after a comma" "name,SCHED " list -o name,S
+is_comp "stats -c is a count" "" stats -c ""
+is_comp "stats takes one DEV" "" stats sda ""
+is_comp "stats options" "--openmetrics " stats --op
+
 echo "# cli shell: $((n - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]
