@@ -2,8 +2,9 @@
 #
 # schedctl: I/O scheduler modules, control CLI, udev rules.
 #
-#   make                 build what can be built here (modules if headers
-#                        for KVER exist)
+#   make                 build what can be built here: the CLI where its
+#                        libraries are installed (make deps), the modules
+#                        where headers for KVER exist
 #   make modules KVER=   build the scheduler modules for one kernel
 #   make check           unit tests, checkpatch, and VM tests on Debian's
 #                        6.1, 6.12 and newest kernels; last line
@@ -31,7 +32,12 @@ KERNEL ?= 7.x
 SCHEDCTL_CACHE ?= /var/cache/schedctl-dev
 export SCHEDCTL_CACHE
 
+CLI_LIBS := smartcols libudev libkmod inih libnl-genl-3.0 json-c
+
 all:
+	@if pkg-config --exists $(CLI_LIBS) 2>/dev/null; then $(MAKE) cli; \
+	else echo "missing libraries for the CLI: skipping it (make deps installs them;" \
+		"pkg-config: $(CLI_LIBS))"; fi
 	@if [ -d /lib/modules/$(KVER)/build ]; then $(MAKE) modules; \
 	else echo "no headers for $(KVER): skipping modules (make modules KVER=...)"; fi
 
