@@ -35,6 +35,7 @@ unit | all)
 	run unit-cli make -s --no-print-directory -C cli check
 	run manpages tests/unit/test-manpages.sh
 	run make tests/unit/test-make.sh
+	run docpaths tests/unit/test-docpaths.sh
 	run checkpatch tests/checkpatch.sh
 	;;
 esac
