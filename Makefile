@@ -17,7 +17,8 @@
 #                        pages, module sources for DKMS
 #   make uninstall       remove what install put there
 #   make deb / make rpm  build the packages into build/deb, build/rpm
-#   make bench           the benchmarks (KERNEL=7.x), not part of check
+#   make bench           the benchmarks (KERNEL=7.x), not part of check;
+#                        SVG charts in build/bench/charts-KERNEL/
 #   make bench-bundle    a self-contained archive for many-core hosts
 #
 # Downloads and build roots are cached in $(SCHEDCTL_CACHE), never here.
@@ -100,6 +101,7 @@ rpm: dist
 
 bench: deps
 	bench/run.sh $(KERNEL)
+	bench/plot.py build/bench/$(KERNEL).json --out build/bench/charts-$(KERNEL)
 
 bench-selftest: deps
 	bench/selftest.sh $(KERNEL)
