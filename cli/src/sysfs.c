@@ -718,6 +718,78 @@ int sc_udev_props(const char *name, struct sc_kv **props, size_t *n)
 	return r;
 }
 
+/* /sys/class/block/X points into the device tree: .../block/sda or
+ * .../block/sda/sda1 for a partition. */
+static int fake_block_parent(const char *sys, char *disk, size_t len)
+{
+	char *p = NULL, *rp = NULL, *slash;
+	int r, part = 0;
+
+	if (asprintf(&p, "/sys/class/block/%s", sys) < 0)
+		return -ENOMEM;
+	r = sc_realpath(p, &rp);
+	free(p);
+	if (r) {
+		/* Some fake trees only have /sys/block. */
+		if (asprintf(&p, "/sys/block/%s", sys) < 0)
+			return -ENOMEM;
+		r = sc_exists(p) ? 0 : -ENODEV;
+		free(p);
+		if (!r)
+			snprintf(disk, len, "%s", sys);
+		return r;
+	}
+	if (asprintf(&p, "%s/partition", rp) < 0) {
+		free(rp);
+		return -ENOMEM;
+	}
+	if (sc_exists(p)) {
+		slash = strrchr(rp, '/');
+		*slash = '\0';
+		slash = strrchr(rp, '/');
+		snprintf(disk, len, "%s", slash ? slash + 1 : rp);
+		part = 1;
+	} else {
+		snprintf(disk, len, "%s", sys);
+	}
+	free(p);
+	free(rp);
+	if (asprintf(&p, "/sys/block/%s", disk) < 0)
+		return -ENOMEM;
+	r = sc_exists(p) ? part : -ENODEV;
+	free(p);
+	return r;
+}
+
+int sc_block_parent(const char *sys, char *disk, size_t len)
+{
+	struct udev_device *dev, *parent;
+	const char *type, *name;
+	struct udev *udev;
+	int r = -ENODEV;
+
+	if (io_fake)
+		return fake_block_parent(sys, disk, len);
+	udev = udev_new();
+	if (!udev)
+		return -ENOMEM;
+	dev = udev_device_new_from_subsystem_sysname(udev, "block", sys);
+	if (dev) {
+		type = udev_device_get_devtype(dev);
+		parent = type && !strcmp(type, "partition")
+				 ? udev_device_get_parent_with_subsystem_devtype(dev, "block", "disk")
+				 : NULL;
+		name = udev_device_get_sysname(parent ? parent : dev);
+		if (name && (!type || !strcmp(type, "disk") || parent)) {
+			snprintf(disk, len, "%s", name);
+			r = parent ? 1 : 0;
+		}
+		udev_device_unref(dev);	/* parent belongs to dev */
+	}
+	udev_unref(udev);
+	return r;
+}
+
 /* ---- modules ------------------------------------------------------- */
 
 bool sc_module_exists(const char *alias)

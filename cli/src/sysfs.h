@@ -48,6 +48,14 @@ int sc_list_dir(const char *abs, char ***names, size_t *n);
 /* Canonical absolute path inside the root (root stripped); 0 or -errno. */
 int sc_realpath(const char *abs, char **out);
 
+/*
+ * The whole disk of block device <sys>: disk = sys and 0 for a disk, the
+ * parent disk and 1 for a partition, -ENODEV for no such block device.
+ * libudev (the parent of devtype "disk"); in fake mode, the tree's
+ * /sys/class/block links and "partition" files.
+ */
+int sc_block_parent(const char *sys, char *disk, size_t len);
+
 /* udev properties of block device <name> (libudev, or the fake file). */
 int sc_udev_props(const char *name, struct sc_kv **props, size_t *n);
 void sc_kv_free(struct sc_kv *kv, size_t n);

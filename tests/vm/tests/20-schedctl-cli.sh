@@ -51,6 +51,17 @@ is "$(sched_current "$nb")" none "$nb: virtual disk gets none"
 check "set via /dev path" $S set "/dev/$sd" read_expire=200
 is "$(knob "$sd" read_expire)" 200 "set wrote read_expire=200"
 
+# A partition resolves to its disk (libudev: the parent of devtype disk).
+# An MBR with one Linux partition at sector 2048, 4096 sectors long.
+printf '\0\0\0\0\203\0\0\0\0\10\0\0\0\20\0\0' | dd of="/dev/$sd" bs=1 seek=446 conv=notrunc 2>/dev/null
+printf '\125\252' | dd of="/dev/$sd" bs=1 seek=510 conv=notrunc 2>/dev/null
+blockdev --rereadpt "/dev/$sd"
+check "partition ${sd}1 appeared" test -e "/sys/class/block/${sd}1"
+is "$($S get -n "${sd}1" read_expire 2>/tmp/part.err | awk '{print $2}')" 200 "get ${sd}1 reads its disk"
+check "with a note naming the disk" grep -q "${sd}1 is a partition; using its disk $sd" /tmp/part.err
+dd if=/dev/zero of="/dev/$sd" bs=512 count=1 conv=notrunc 2>/dev/null
+blockdev --rereadpt "/dev/$sd"
+
 # Validation: nothing written on a bad value.
 check_fails "set refuses a non-number" $S set "$sd" read_expire=abc
 is "$(knob "$sd" read_expire)" 200 "read_expire kept after refusal"
@@ -71,6 +82,7 @@ $S set "$sd" scheduler=xdeadline >/dev/null
 $S set "$sd" fifo_batch=7 queue.nr_requests=100000000 >/tmp/rb2.out 2>&1
 cmp_ok $? -ne 0 "set with a refused nr_requests fails"
 is "$(knob "$sd" fifo_batch)" 16 "fifo_batch rolled back to 16"
+check "and reported as rolled back, not as done" grep -q "fifo_batch: 16 -> 7 (rolled back)" /tmp/rb2.out
 
 # Two concurrent applies on one disk serialize and agree.
 $S set "$sd" scheduler=mq-deadline >/dev/null
