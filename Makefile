@@ -2,8 +2,9 @@
 #
 # schedctl: I/O scheduler modules, control CLI, udev rules.
 #
-#   make                 build what can be built here (modules if headers
-#                        for KVER exist)
+#   make                 build what can be built here: the CLI where its
+#                        libraries are installed (make deps), the modules
+#                        where headers for KVER exist
 #   make modules KVER=   build the scheduler modules for one kernel
 #   make check           unit tests, checkpatch, and VM tests on Debian's
 #                        6.1, 6.12 and newest kernels; last line
@@ -16,7 +17,8 @@
 #                        pages, module sources for DKMS
 #   make uninstall       remove what install put there
 #   make deb / make rpm  build the packages into build/deb, build/rpm
-#   make bench           the benchmarks (KERNEL=7.x), not part of check
+#   make bench           the benchmarks (KERNEL=7.x), not part of check;
+#                        SVG charts in build/bench/charts-KERNEL/
 #   make bench-bundle    a self-contained archive for many-core hosts
 #
 # Downloads and build roots are cached in $(SCHEDCTL_CACHE), never here.
@@ -31,7 +33,12 @@ KERNEL ?= 7.x
 SCHEDCTL_CACHE ?= /var/cache/schedctl-dev
 export SCHEDCTL_CACHE
 
+CLI_LIBS := smartcols libudev libkmod inih libnl-genl-3.0 json-c
+
 all:
+	@if pkg-config --exists $(CLI_LIBS) 2>/dev/null; then $(MAKE) cli; \
+	else echo "missing libraries for the CLI: skipping it (make deps installs them;" \
+		"pkg-config: $(CLI_LIBS))"; fi
 	@if [ -d /lib/modules/$(KVER)/build ]; then $(MAKE) modules; \
 	else echo "no headers for $(KVER): skipping modules (make modules KVER=...)"; fi
 
@@ -94,6 +101,7 @@ rpm: dist
 
 bench: deps
 	bench/run.sh $(KERNEL)
+	bench/plot.py build/bench/$(KERNEL).json --out build/bench/charts-$(KERNEL)
 
 bench-selftest: deps
 	bench/selftest.sh $(KERNEL)

@@ -34,6 +34,9 @@ unit | all)
 	run unit-btfgen unit_btfgen
 	run unit-cli make -s --no-print-directory -C cli check
 	run manpages tests/unit/test-manpages.sh
+	run make tests/unit/test-make.sh
+	run docpaths tests/unit/test-docpaths.sh
+	run benchplot tests/unit/test-benchplot.sh
 	run checkpatch tests/checkpatch.sh
 	;;
 esac

@@ -10,7 +10,10 @@ pkgs="make gcc python3 perl git cpio xz-utils zstd kmod busybox-static
 qemu-system-x86 mmdebstrap binutils pkg-config"
 # the CLI, its unit tests and man page lint
 pkgs="$pkgs libsmartcols-dev libudev-dev libkmod-dev libinih-dev
-libnl-genl-3-dev check mandoc groff-base"
+libnl-genl-3-dev libjson-c-dev check mandoc groff-base
+python3-prometheus-client bash-completion"
+# bench charts
+pkgs="$pkgs gnuplot-nox"
 # packaging
 pkgs="$pkgs dpkg-dev debhelper dh-dkms dkms fakeroot lintian rpm"
 

@@ -43,6 +43,7 @@ struct item {
 	const struct sc_req *req;
 	char *path;		/* sysfs file */
 	char *old;		/* value before we wrote, NULL if unread */
+	char *val;		/* the value to write: integers normalised ("+12": "12") */
 	bool skip;
 	bool written;
 	bool later;		/* knob of a scheduler we do not know: check after switch */
@@ -56,6 +57,33 @@ struct snap {			/* knob values of the scheduler we leave */
 
 /* A line for the report (what was skipped or chosen, and why). */
 #define note(rep, ...) sc_strv_pushf(&(rep)->notes, &(rep)->nnotes, __VA_ARGS__)
+
+/* A skipped setting: a note "KEY: skipped: WHY", and an entry in skips. */
+static void skip(struct sc_report *rep, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void skip(struct sc_report *rep, const char *key, const char *fmt, ...)
+{
+	struct sc_skip *ns;
+	char *why = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&why, fmt, ap) < 0)
+		why = NULL;
+	va_end(ap);
+	if (!why)
+		return;
+	note(rep, "%s: skipped: %s", key, why);
+	ns = realloc(rep->skips, (rep->nskips + 1) * sizeof(*ns));
+	if (!ns || !(ns[rep->nskips].key = strdup(key))) {
+		if (ns)
+			rep->skips = ns;
+		free(why);
+		return;
+	}
+	rep->skips = ns;
+	ns[rep->nskips++].why = why;
+}
 
 static int fail(struct sc_report *rep, int code, const char *fmt, ...)
 {
@@ -90,7 +118,18 @@ static void change(struct sc_report *rep, const char *key, const char *old, cons
 	nc[rep->n].key = strdup(key);
 	nc[rep->n].old = old ? strdup(old) : NULL;
 	nc[rep->n].new = strdup(new);
+	nc[rep->n].state = SC_CH_DONE;
 	rep->n++;
+}
+
+/* The rollback of key's change succeeded (undone) or failed. */
+static void undone(struct sc_report *rep, const char *key, bool ok)
+{
+	for (size_t i = rep->n; i-- > 0;)
+		if (!strcmp(rep->c[i].key, key)) {
+			rep->c[i].state = ok ? SC_CH_UNDONE : SC_CH_KEPT;
+			return;
+		}
 }
 
 void sc_report_free(struct sc_report *rep)
@@ -102,6 +141,11 @@ void sc_report_free(struct sc_report *rep)
 	}
 	free(rep->c);
 	sc_strv_free(rep->notes, rep->nnotes);
+	for (size_t i = 0; i < rep->nskips; i++) {
+		free(rep->skips[i].key);
+		free(rep->skips[i].why);
+	}
+	free(rep->skips);
 	memset(rep, 0, sizeof(*rep));
 }
 
@@ -202,6 +246,7 @@ static int rollback(const char *dev, struct item *it, size_t n, const char *old_
 		if (!it[i].written || it[i].k.kind != SC_KEY_QUEUE)
 			continue;
 		r = sc_write(it[i].path, it[i].old);
+		undone(rep, it[i].req->key, !r);
 		if (r) {
 			add_err(rep, "rollback of %s failed: %s", it[i].req->key, strerror(-r));
 			bad++;
@@ -209,6 +254,11 @@ static int rollback(const char *dev, struct item *it, size_t n, const char *old_
 	}
 	if (switched) {
 		r = switch_sched(dev, old_sched);
+		/* the knobs written went with the scheduler, or stay with it */
+		undone(rep, "scheduler", !r);
+		for (size_t i = 0; i < n; i++)
+			if (it[i].written && it[i].k.kind != SC_KEY_QUEUE)
+				undone(rep, it[i].req->key, !r);
 		if (r) {
 			add_err(rep, "rollback to scheduler %s failed: %s", old_sched, strerror(-r));
 			return bad + 1;
@@ -236,6 +286,7 @@ static int rollback(const char *dev, struct item *it, size_t n, const char *old_
 		if (!it[i].written || it[i].k.kind == SC_KEY_QUEUE)
 			continue;
 		r = sc_write(it[i].path, it[i].old);
+		undone(rep, it[i].req->key, !r);
 		if (r) {
 			add_err(rep, "rollback of %s failed: %s", it[i].req->key, strerror(-r));
 			bad++;
@@ -271,9 +322,9 @@ static int check_item(const char *dev, struct item *it, const char *sched, unsig
 		if (flags & SC_LENIENT) {
 			it->skip = true;
 			if (it->k.kind == SC_KEY_QUEUE)
-				note(rep, "%s: skipped: this kernel has no queue/%s", key, it->k.attr);
+				skip(rep, key, "this kernel has no queue/%s", it->k.attr);
 			else
-				note(rep, "%s: skipped: not a knob of %s", key, sched);
+				skip(rep, key, "not a knob of %s", sched);
 			return 0;
 		}
 		if (it->k.kind == SC_KEY_QUEUE)
@@ -281,7 +332,7 @@ static int check_item(const char *dev, struct item *it, const char *sched, unsig
 				    dev, key, it->k.attr);
 		return fail(rep, SC_EXIT_USAGE, "%s: %s: not a knob of scheduler %s", dev, key, sched);
 	}
-	if (sc_is_integer(cur, NULL) && !sc_is_integer(it->req->value, NULL)) {
+	if (sc_is_integer(cur, NULL) && !sc_is_integer(it->val, NULL)) {
 		free(cur);
 		return fail(rep, SC_EXIT_USAGE, "%s: %s: expected a decimal integer, got \"%s\"",
 			    dev, key, it->req->value);
@@ -317,7 +368,7 @@ static int plan_items(const char *dev, struct item *it, size_t n, const char *ef
 			if (!zoned) {
 				if (flags & SC_LENIENT) {
 					x->skip = true;
-					note(rep, "%s: skipped: device is not zoned", x->req->key);
+					skip(rep, x->req->key, "device is not zoned");
 					continue;
 				}
 				return fail(rep, SC_EXIT_USAGE, "%s: %s: device is not zoned", dev,
@@ -343,7 +394,7 @@ static int plan_items(const char *dev, struct item *it, size_t n, const char *ef
 			if (has == 0) {
 				if (flags & SC_LENIENT) {
 					x->skip = true;
-					note(rep, "%s: skipped: not a knob of %s", x->req->key, eff);
+					skip(rep, x->req->key, "not a knob of %s", eff);
 					continue;
 				}
 				return fail(rep, SC_EXIT_USAGE, "%s: %s: not a knob of scheduler %s",
@@ -388,6 +439,18 @@ int sc_apply(const char *dev, const struct sc_req *req, size_t n, unsigned int f
 			rc = fail(rep, SC_EXIT_USAGE, "%s: %s: %s", dev, req[i].key, err);
 			goto out;
 		}
+		{
+			long long v;
+			int l = sc_is_integer(req[i].value, &v) ?
+					asprintf(&it[i].val, "%lld", v) :
+					asprintf(&it[i].val, "%s", req[i].value);
+
+			if (l < 0) {
+				it[i].val = NULL;
+				rc = fail(rep, SC_EXIT_FAIL, "out of memory");
+				goto out;
+			}
+		}
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(req[j].key, req[i].key)) {
 				rc = fail(rep, SC_EXIT_USAGE, "%s: %s given twice", dev, req[i].key);
@@ -422,8 +485,6 @@ int sc_apply(const char *dev, const struct sc_req *req, size_t n, unsigned int f
 		cur = NULL;
 	has_sched = cur != NULL;
 	if (!has_sched) {
-		bool skipped = false;
-
 		for (size_t i = 0; i < n; i++) {
 			if (it[i].k.kind != SC_KEY_SCHED && it[i].k.kind != SC_KEY_IOSCHED)
 				continue;
@@ -434,10 +495,8 @@ int sc_apply(const char *dev, const struct sc_req *req, size_t n, unsigned int f
 				goto out;
 			}
 			it[i].skip = true;
-			skipped = true;
+			skip(rep, req[i].key, "no I/O scheduler (bio-based)");
 		}
-		if (skipped)
-			note(rep, "no I/O scheduler (bio-based): scheduler settings skipped");
 	}
 	if (has_sched && ncands) {
 		for (size_t c = 0; c < ncands && !target; c++) {
@@ -503,8 +562,8 @@ int sc_apply(const char *dev, const struct sc_req *req, size_t n, unsigned int f
 		for (size_t i = 0; i < n; i++) {
 			if (it[i].skip || it[i].k.kind == SC_KEY_SCHED)
 				continue;
-			if (!it[i].old || !same_value(it[i].old, req[i].value))
-				change(rep, req[i].key, it[i].old, req[i].value);
+			if (!it[i].old || !same_value(it[i].old, it[i].val))
+				change(rep, req[i].key, it[i].old, it[i].val);
 		}
 		goto out;
 	}
@@ -547,13 +606,13 @@ int sc_apply(const char *dev, const struct sc_req *req, size_t n, unsigned int f
 			if (x->skip || x->k.kind == SC_KEY_SCHED ||
 			    (pass == 0) != (x->k.kind == SC_KEY_IOSCHED))
 				continue;
-			if (x->old && same_value(x->old, req[i].value))
+			if (x->old && same_value(x->old, x->val))
 				continue;
-			r = sc_write(x->path, req[i].value);
+			r = sc_write(x->path, x->val);
 			if (r) {
 				bool gone = gone_errno(r) && sc_device_gone(dev);
 
-				write_err(rep, dev, req[i].key, req[i].value, r);
+				write_err(rep, dev, req[i].key, x->val, r);
 				rc = SC_EXIT_FAIL;
 				if (!gone) {
 					if (rollback(dev, it, n, cur, switched, &sn, rep))
@@ -564,7 +623,7 @@ int sc_apply(const char *dev, const struct sc_req *req, size_t n, unsigned int f
 				goto out;
 			}
 			x->written = true;
-			change(rep, req[i].key, x->old, req[i].value);
+			change(rep, req[i].key, x->old, x->val);
 		}
 	}
 out:
@@ -573,6 +632,7 @@ out:
 	for (size_t i = 0; i < n; i++) {
 		free(it[i].path);
 		free(it[i].old);
+		free(it[i].val);
 	}
 	free(it);
 	free(sp);

@@ -26,10 +26,24 @@ struct sc_req {
 	const char *origin;	/* "file:line" for messages, or NULL */
 };
 
+/* What became of a change once sc_apply() returned. */
+enum sc_change_state {
+	SC_CH_DONE,		/* made and kept (or, dry run, would be made) */
+	SC_CH_UNDONE,		/* made, then rolled back: not in effect */
+	SC_CH_KEPT,		/* made, and rolling it back failed: still in effect */
+};
+
 struct sc_change {
 	char *key;
 	char *old;		/* NULL: the scheduler's default after a switch */
 	char *new;
+	enum sc_change_state state;
+};
+
+/* A setting left out, and why ("not a knob of mq-deadline"). */
+struct sc_skip {
+	char *key;
+	char *why;
 };
 
 struct sc_report {
@@ -37,12 +51,19 @@ struct sc_report {
 	size_t n;
 	char **notes;		/* informational: skipped settings, fallbacks */
 	size_t nnotes;
+	struct sc_skip *skips;	/* the skipped settings among the notes */
+	size_t nskips;
 	char err[1024];		/* the error, "sda: read_expire: ..." */
 };
 
 /* Bounds, in milliseconds: lock wait, EBUSY retries of a switch. */
 extern unsigned int sc_lock_timeout_ms;
 
+/*
+ * rep->c lists every change made, each with its state: after a failed
+ * write the ones rolled back are SC_CH_UNDONE, those whose rollback failed
+ * SC_CH_KEPT.  A loaded module ("module") stays loaded: always SC_CH_DONE.
+ */
 int sc_apply(const char *dev, const struct sc_req *req, size_t n, unsigned int flags,
 	     struct sc_report *rep);
 void sc_report_free(struct sc_report *rep);

@@ -15,6 +15,8 @@
 #include <strings.h>
 #include <time.h>
 
+#include <json-c/json.h>
+
 #include "apply.h"
 #include "classify.h"
 #include "device.h"
@@ -26,14 +28,21 @@
 #include "stats.h"
 #include "sysfs.h"
 
+/* --dry-run has no short option: -n is --noheadings in every command */
+#define OPT_DRY_RUN 0x100
+#define OPT_OPENMETRICS 0x101
+#define OPT_PROMETHEUS 0x102
+
 struct opts {
 	bool json, all, noheadings, dry_run, udev, syslog, quiet;
+	bool writes;		/* set, apply, reset: -n is refused, not ignored */
 	const char *output;
 	const char *config;
 	char **args;
 	int nargs;
 	int min_args, max_args;	/* max -1: any */
 	double interval, timeout;	/* stats, monitor; 0: none */
+	int metrics;			/* stats: 0, OPT_OPENMETRICS, OPT_PROMETHEUS */
 	long count;			/* 0: no limit */
 };
 
@@ -49,8 +58,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->all = true;
 		break;
 	case 'n':
-		o->noheadings = true;	/* list, get */
-		o->dry_run = true;	/* set, apply */
+		if (o->writes)
+			argp_error(state, "-n is --noheadings, which this command does not "
+					  "have; to write nothing, use --dry-run");
+		o->noheadings = true;
+		break;
+	case OPT_DRY_RUN:
+		o->dry_run = true;
 		break;
 	case 'o':
 		o->output = arg;
@@ -85,11 +99,28 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* -h, as in util-linux: the same as --help */
+static error_t parse_help(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	if (key != 'h')
+		return ARGP_ERR_UNKNOWN;
+	argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+	return 0;
+}
+
+static const struct argp_option help_options[] = {
+	{ NULL, 'h', NULL, 0, "give this help list (as --help)", -1 },
+	{ 0 },
+};
+static const struct argp help_argp = { help_options, parse_help, NULL, NULL, NULL, NULL, NULL };
+static const struct argp_child help_child[] = { { &help_argp, 0, NULL, -1 }, { 0 } };
+
 static void parse_with(argp_parser_t parser, const struct argp_option *options,
 		       const char *args_doc, const char *doc, int argc, char **argv,
 		       struct opts *o)
 {
-	struct argp a = { options, parser, args_doc, doc, NULL, NULL, NULL };
+	struct argp a = { options, parser, args_doc, doc, help_child, NULL, NULL };
 
 	argp_parse(&a, argc, argv, 0, NULL, o);
 }
@@ -136,16 +167,53 @@ static char *join(char **v, size_t n, const char *sep)
 	return out;
 }
 
-/* "no I/O scheduler; scheduling happens on sdb, sdc" */
-static void no_sched_note(const struct sc_device *d)
+/* "no I/O scheduler; scheduling happens on sdb, sdc"; on stderr where
+ * stdout is data (get) */
+static void no_sched_note_to(const struct sc_device *d, bool to_stderr)
 {
 	char *s = join(d->slaves, d->nslaves, ", ");
 
-	if (d->nslaves)
+	if (to_stderr && !sc_log_is_syslog())
+		fprintf(stderr, "schedctl: %s: no I/O scheduler%s%s\n", d->name,
+			d->nslaves ? " (bio-based); scheduling happens on " : "",
+			d->nslaves && s ? s : "");
+	else if (d->nslaves)
 		sc_info("%s: no I/O scheduler (bio-based); scheduling happens on %s", d->name, s);
 	else
 		sc_info("%s: no I/O scheduler", d->name);
 	free(s);
+}
+
+static void no_sched_note(const struct sc_device *d)
+{
+	no_sched_note_to(d, false);
+}
+
+/*
+ * Text from udev and sysfs (models, serials) or policy files, for a
+ * terminal: control characters as \xHH, as libsmartcols prints them in
+ * tables.  Never NULL for non-NULL s (the original if out of memory).
+ */
+static const char *safe(const char *s, char **buf)
+{
+	FILE *f;
+	size_t len = 0;
+
+	*buf = NULL;
+	if (!s || !strpbrk(s, "\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"
+			    "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f"))
+		return s;
+	f = open_memstream(buf, &len);
+	if (!f)
+		return s;
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f)
+			fprintf(f, "\\x%02x", *c);
+		else
+			fputc(*c, f);
+	}
+	fclose(f);
+	return *buf ? *buf : s;
 }
 
 /* "warning: udev rule also sets queue/scheduler (FILE:LINE)", once per run */
@@ -160,17 +228,34 @@ static void warn_conflicts(void)
 	sc_strv_free(v, n);
 }
 
-static int load_policy(const char *only, struct sc_policy *p)
+/*
+ * The policy files.  A file with an error is skipped, loudly: every error
+ * is printed (as a warning with warn_only), and the result is
+ * SC_EXIT_USAGE with p holding the other files, so that one typo in a
+ * drop-in does not keep the rest of the policy from every disk.  Only
+ * "-c FILE" with an error, or no memory, leaves p empty (and freed).
+ */
+static int load_policy(const char *only, struct sc_policy *p, bool warn_only)
 {
 	char err[1024];
 	int r = sc_policy_load(p, only, err, sizeof(err));
 
-	if (r) {
-		sc_error("%s", err);
+	if (!r)
+		return 0;
+	if (r == -ENOMEM) {
+		sc_error("reading the policy: %s", strerror(ENOMEM));
 		sc_policy_free(p);
-		return SC_EXIT_USAGE;
+		return SC_EXIT_FAIL;
 	}
-	return 0;
+	for (size_t i = 0; i < p->nerrs; i++) {
+		if (warn_only)
+			sc_warn("%s", p->errs[i]);
+		else
+			sc_error("%s", p->errs[i]);
+	}
+	if (only)
+		sc_policy_free(p);
+	return SC_EXIT_USAGE;
 }
 
 /* ---- list ---------------------------------------------------------- */
@@ -190,15 +275,20 @@ static const struct sc_out_col list_cols[C_NCOLS] = {
 	[C_POLICY] = { "POLICY", "policy sections that apply", false, false },
 };
 
+/* as lsblk: the default columns, and what -o +COL can add */
+static const int list_default[] = { C_NAME, C_CLASS, C_TRAN, C_MODEL, C_SCHED, C_POLICY };
+
 static int parse_columns(const char *list, int *cols, size_t *n)
 {
 	char *dup, *tok, *save = NULL;
 
 	*n = 0;
-	if (!list) {
-		for (int i = 0; i < C_NCOLS; i++)
-			cols[(*n)++] = i;
-		return 0;
+	if (!list || *list == '+') {	/* "+COL,...": the defaults and those */
+		for (size_t i = 0; i < sizeof(list_default) / sizeof(list_default[0]); i++)
+			cols[(*n)++] = list_default[i];
+		if (!list)
+			return 0;
+		list++;
 	}
 	dup = strdup(list);
 	if (!dup)
@@ -209,7 +299,7 @@ static int parse_columns(const char *list, int *cols, size_t *n)
 		for (i = 0; i < C_NCOLS; i++)
 			if (!strcasecmp(tok, list_cols[i].name))
 				break;
-		if (i == C_NCOLS || *n == C_NCOLS) {
+		if (i == C_NCOLS || *n == C_NCOLS * 2) {
 			sc_error("list: unknown column \"%s\" (columns: NAME, CLASS, TRAN, MODEL, ROTA, "
 				 "ZONED, HWQ, SCHED, AVAILABLE, POLICY)", tok);
 			free(dup);
@@ -226,7 +316,9 @@ int cmd_list(int argc, char **argv)
 	static const struct argp_option options[] = {
 		{ "json", 'J', NULL, 0, "JSON output (like lsblk -J)", 0 },
 		{ "output", 'o', "COLUMNS", 0,
-		  "comma-separated columns: NAME, CLASS, TRAN, MODEL, ROTA, ZONED, HWQ, SCHED, AVAILABLE, POLICY", 0 },
+		  "comma-separated columns: NAME, CLASS, TRAN, MODEL, ROTA, ZONED, HWQ, SCHED, "
+		  "AVAILABLE, POLICY; +COLUMNS adds to the default ones (NAME, CLASS, TRAN, "
+		  "MODEL, SCHED, POLICY)", 0 },
 		{ "all", 'a', NULL, 0, "also list empty devices (size 0)", 0 },
 		{ "noheadings", 'n', NULL, 0, "no header line", 0 },
 		{ "config", 'c', "FILE", 0, "read only this policy file", 0 },
@@ -234,12 +326,13 @@ int cmd_list(int argc, char **argv)
 	};
 	struct opts o = { .max_args = 0 };
 	struct sc_policy pol = { 0 };
-	struct sc_out_col cols[C_NCOLS];
-	int sel[C_NCOLS], rc = 0;
+	struct sc_out_col cols[C_NCOLS * 2];
+	int sel[C_NCOLS * 2], rc = 0;
 	size_t nsel, nnames = 0;
 	char **names = NULL;
 	bool have_pol;
 	struct sc_out *out;
+	int prc;
 
 	parse_cmd(options, "", "List every whole disk with its class, scheduler and policy.",
 		  argc, argv, &o);
@@ -247,15 +340,10 @@ int cmd_list(int argc, char **argv)
 		return SC_EXIT_USAGE;
 	for (size_t i = 0; i < nsel; i++)
 		cols[i] = list_cols[sel[i]];
-	{
-		char err[1024];
-
-		have_pol = !sc_policy_load(&pol, o.config, err, sizeof(err));
-		if (!have_pol) {
-			sc_warn("%s; POLICY column left empty", err);
-			sc_policy_free(&pol);
-		}
-	}
+	prc = load_policy(o.config, &pol, true);
+	have_pol = !prc || (prc == SC_EXIT_USAGE && !o.config);
+	if (prc && !have_pol)
+		sc_warn("POLICY column left empty");
 	out = sc_out_new("blockdevices", cols, nsel, o.json, o.noheadings);
 	if (!out || sc_device_list(&names, &nnames)) {
 		sc_error("list: cannot read /sys/block");
@@ -297,7 +385,7 @@ int cmd_list(int argc, char **argv)
 		row[C_AVAIL] = d.navail ? vals[C_AVAIL] : NULL;
 		row[C_POLICY] = vals[C_POLICY];
 		{
-			const char *r2[C_NCOLS];
+			const char *r2[C_NCOLS * 2];
 
 			for (size_t k = 0; k < nsel; k++)
 				r2[k] = row[sel[k]];
@@ -376,7 +464,7 @@ int cmd_get(int argc, char **argv)
 		return SC_EXIT_FAIL;
 	}
 	if (!d.has_sched && !o.json)
-		no_sched_note(&d);
+		no_sched_note_to(&d, true);	/* never mixed into the values */
 	avail = join(d.avail, d.navail, " ");
 	get_row(out, &o, seen, "scheduler", d.has_sched ? d.sched : "none");
 	if (d.has_sched)
@@ -445,18 +533,28 @@ int cmd_get(int argc, char **argv)
 
 /* ---- set, apply: reporting ------------------------------------------ */
 
+/*
+ * Changes as made, or, after a failed write, marked as rolled back (or
+ * not, where that failed too): what is printed is what is in effect.
+ */
 static void print_report(const char *dev, const struct sc_report *rep, bool dry,
 			 const char *why, bool quiet)
 {
+	static const char *const mark[] = {
+		[SC_CH_DONE] = "",
+		[SC_CH_UNDONE] = " (rolled back)",
+		[SC_CH_KEPT] = " (rollback failed: still in effect)",
+	};
+
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct sc_change *c = &rep->c[i];
 
 		if (!strcmp(c->key, "module"))
 			sc_info("%s: %s module %s", dev, dry ? "would load" : "loaded", c->new);
 		else
-			sc_info("%s: %s%s: %s -> %s%s%s", dev, dry ? "would set " : "", c->key,
-				c->old ? c->old : "(default)", c->new, why ? "  # " : "",
-				why ? why : "");
+			sc_info("%s: %s%s: %s -> %s%s%s%s", dev, dry ? "would set " : "", c->key,
+				c->old ? c->old : "(default)", c->new, mark[c->state],
+				why ? "  # " : "", why ? why : "");
 	}
 	if (!quiet)
 		for (size_t i = 0; i < rep->nnotes; i++)
@@ -468,10 +566,11 @@ static void print_report(const char *dev, const struct sc_report *rep, bool dry,
 int cmd_set(int argc, char **argv)
 {
 	static const struct argp_option options[] = {
-		{ "dry-run", 'n', NULL, 0, "check and print what would change; write nothing", 0 },
+		{ "dry-run", OPT_DRY_RUN, NULL, 0, "check and print what would change; write nothing", 0 },
+		{ NULL, 'n', NULL, OPTION_HIDDEN, NULL, 0 },
 		{ 0 },
 	};
-	struct opts o = { .min_args = 2, .max_args = -1 };
+	struct opts o = { .min_args = 2, .max_args = -1, .writes = true };
 	struct sc_device d;
 	struct sc_req *req;
 	struct sc_report rep;
@@ -542,8 +641,8 @@ int cmd_classify(int argc, char **argv)
 	struct sc_resolved res = { 0 };
 	struct sc_device d;
 	struct sc_class c;
-	char *pname = NULL, *slaves = NULL;
-	int rc;
+	char *pname = NULL, *slaves = NULL, *esc;
+	int rc, prc;
 
 	parse_cmd(options, "DEV",
 		  "Show the disk's class, the properties that decided it, and the policy "
@@ -553,14 +652,17 @@ int cmd_classify(int argc, char **argv)
 		return rc;
 	warn_conflicts();
 	sc_classify(&d, &c);
-	rc = load_policy(o.config, &pol);
-	if (rc) {
+	prc = load_policy(o.config, &pol, false);
+	if (prc && (prc != SC_EXIT_USAGE || o.config)) {
 		/* still say what we know */
-		if (!o.json)
-			sc_info("%s: class %s (%s)", d.name, c.name, c.why);
+		if (!o.json) {
+			sc_info("%s: class %s (%s)", d.name, c.name, safe(c.why, &esc));
+			free(esc);
+		}
 		sc_device_free(&d);
-		return rc;
+		return prc;
 	}
+	rc = prc;	/* a broken file was skipped: the rest, and exit 2 */
 	if (sc_policy_resolve(&pol, &d, c.name, &res) || !(pname = sc_resolved_name(&res))) {
 		rc = SC_EXIT_FAIL;
 		goto out;
@@ -576,17 +678,26 @@ int cmd_classify(int argc, char **argv)
 		sc_out_free(out);
 		goto out;
 	}
-	sc_info("%s: class %s (%s)", d.name, c.name, c.why);
+	sc_info("%s: class %s (%s)", d.name, c.name, safe(c.why, &esc));
+	free(esc);
 	if (!d.has_sched)
 		no_sched_note(&d);
 	if (!res.nmatched) {
 		sc_info("%s: no policy section matches", d.name);
 		goto out;
 	}
-	sc_info("%s: policy %s", d.name, pname);
-	for (size_t i = 0; i < res.n; i++)
-		sc_info("  %s = %s\t# [%s] %s:%d", res.set[i].key, res.set[i].value,
-			res.set[i].from->name, res.set[i].from->file, res.set[i].line);
+	sc_info("%s: policy %s", d.name, safe(pname, &esc));
+	free(esc);
+	for (size_t i = 0; i < res.n; i++) {
+		char *e2, *e3;
+
+		sc_info("  %s = %s\t# [%s] %s:%d", res.set[i].key, safe(res.set[i].value, &e2),
+			safe(res.set[i].from->name, &esc), safe(res.set[i].from->file, &e3),
+			res.set[i].line);
+		free(esc);
+		free(e2);
+		free(e3);
+	}
 	for (size_t i = 0; i < res.nmatched; i++) {
 		bool won = false;
 
@@ -631,17 +742,93 @@ static void done_add(struct done *dn, const char *name)
 		dn->n++;
 }
 
+/* apply -J: one object per device, in "devices" */
+static json_object *json_str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static const char *const change_states[] = {
+	[SC_CH_DONE] = "done",
+	[SC_CH_UNDONE] = "rolled-back",
+	[SC_CH_KEPT] = "rollback-failed",
+};
+
+/*
+ * status: "changed", "unchanged", "would-change" (dry run), "failed"
+ * (exit 1: nothing left changed), "partial" (exit 3), "invalid" (exit 2),
+ * "skipped" (no policy, no scheduler), "members" (applied to its members).
+ */
+static void json_device(json_object *devs, const char *name, const char *cls,
+			const char *policy, const char *status, const struct sc_report *rep,
+			bool dry, char **mem, size_t nmem, const char *err)
+{
+	json_object *d = json_object_new_object(), *ch = json_object_new_array(),
+		    *sk = json_object_new_array(), *nt = json_object_new_array(), *m = NULL;
+
+	for (size_t i = 0; rep && i < rep->n; i++) {
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "key", json_object_new_string(rep->c[i].key));
+		json_object_object_add(c, "from", json_str_or_null(rep->c[i].old));
+		json_object_object_add(c, "to", json_object_new_string(rep->c[i].new));
+		json_object_object_add(c, "state", json_object_new_string(
+				dry ? "dry-run" : change_states[rep->c[i].state]));
+		json_object_array_add(ch, c);
+	}
+	for (size_t i = 0; rep && i < rep->nskips; i++) {
+		json_object *k = json_object_new_object();
+
+		json_object_object_add(k, "key", json_object_new_string(rep->skips[i].key));
+		json_object_object_add(k, "reason", json_object_new_string(rep->skips[i].why));
+		json_object_array_add(sk, k);
+	}
+	for (size_t i = 0; rep && i < rep->nnotes; i++)
+		if (!strstr(rep->notes[i], ": skipped: "))
+			json_object_array_add(nt, json_object_new_string(rep->notes[i]));
+	if (nmem) {
+		m = json_object_new_array();
+		for (size_t i = 0; i < nmem; i++)
+			json_object_array_add(m, json_object_new_string(mem[i]));
+	}
+	json_object_object_add(d, "name", json_object_new_string(name));
+	json_object_object_add(d, "class", json_str_or_null(cls));
+	json_object_object_add(d, "policy", json_str_or_null(policy));
+	json_object_object_add(d, "status", json_object_new_string(status));
+	json_object_object_add(d, "changes", ch);
+	json_object_object_add(d, "skipped", sk);
+	json_object_object_add(d, "notes", nt);
+	if (m)
+		json_object_object_add(d, "members", m);
+	json_object_object_add(d, "error", json_str_or_null(err && *err ? err : NULL));
+	json_object_array_add(devs, d);
+}
+
+static const char *apply_status(int rc, const struct sc_report *rep, bool dry)
+{
+	if (rc == SC_EXIT_PARTIAL)
+		return "partial";
+	if (rc == SC_EXIT_USAGE)
+		return "invalid";
+	if (rc)
+		return "failed";
+	if (!rep->n)
+		return "unchanged";
+	return dry ? "would-change" : "changed";
+}
+
 static int apply_one(const char *name, const struct sc_policy *pol, const struct opts *o,
-		     struct done *dn)
+		     struct done *dn, json_object *devs)
 {
 	struct sc_resolved res = { 0 };
 	struct sc_report rep = { 0 };
 	struct sc_device d;
-	struct sc_class c;
+	struct sc_class c = { 0 };
 	struct sc_req *req = NULL;
-	char *pname = NULL, **mem = NULL;
+	char *pname = NULL, **mem = NULL, err[sizeof(((struct sc_report *)0)->err)] = "";
+	const char *status = "skipped";
 	size_t nmem = 0;
-	bool propagated = false;
+	bool propagated = false, text = !devs;
 	int rc, worst = 0;
 
 	if (done_has(dn, name))
@@ -651,6 +838,10 @@ static int apply_one(const char *name, const struct sc_policy *pol, const struct
 	if (rc) {
 		sc_device_free(&d);
 		sc_error("device %s went away", name);
+		if (devs) {
+			snprintf(err, sizeof(err), "device %s went away", name);
+			json_device(devs, name, NULL, NULL, "failed", NULL, o->dry_run, NULL, 0, err);
+		}
 		return SC_EXIT_FAIL;
 	}
 	if (!d.has_sched) {
@@ -659,13 +850,14 @@ static int apply_one(const char *name, const struct sc_policy *pol, const struct
 		if (nmem) {
 			char *s = join(mem, nmem, ", ");
 
-			if (!o->quiet)
+			if (!o->quiet && text)
 				sc_info("%s: no I/O scheduler; scheduling happens on %s", name,
 					s ? s : "");
 			free(s);
 			propagated = true;
+			status = "members";
 			for (size_t i = 0; i < nmem; i++) {
-				rc = apply_one(mem[i], pol, o, dn);
+				rc = apply_one(mem[i], pol, o, dn, devs);
 				worst = rc > worst ? rc : worst;
 			}
 			rc = 0;
@@ -674,15 +866,17 @@ static int apply_one(const char *name, const struct sc_policy *pol, const struct
 	sc_classify(&d, &c);
 	if (sc_policy_resolve(pol, &d, c.name, &res) || !(pname = sc_resolved_name(&res))) {
 		rc = SC_EXIT_FAIL;
+		status = "failed";
+		snprintf(err, sizeof(err), "%s: out of memory", name);
 		goto out;
 	}
 	if (!res.n) {
-		if (!o->quiet)
+		if (!o->quiet && text)
 			sc_info("%s: no policy for class %s", name, c.name);
 		goto out;
 	}
 	if (!d.has_sched && res.n == 1 && !strcmp(res.set[0].key, "scheduler")) {
-		if (!o->quiet && !propagated)
+		if (!o->quiet && !propagated && text)
 			no_sched_note(&d);
 		goto out;
 	}
@@ -694,10 +888,18 @@ static int apply_one(const char *name, const struct sc_policy *pol, const struct
 	for (size_t i = 0; i < res.n; i++)
 		req[i] = (struct sc_req){ res.set[i].key, res.set[i].value, NULL };
 	rc = sc_apply(name, req, res.n, SC_LENIENT | (o->dry_run ? SC_DRY_RUN : 0), &rep);
-	print_report(name, &rep, o->dry_run, o->quiet ? NULL : pname, o->quiet);
-	if (rc)
+	if (!propagated)
+		status = apply_status(rc, &rep, o->dry_run);
+	if (text)
+		print_report(name, &rep, o->dry_run, o->quiet ? NULL : pname, o->quiet);
+	if (rc) {
 		sc_error("%s", rep.err);
+		snprintf(err, sizeof(err), "%s", rep.err);
+	}
 out:
+	if (devs)
+		json_device(devs, name, c.name, res.nwon ? pname : NULL, status, &rep, o->dry_run,
+			    mem, nmem, err);
 	sc_strv_free(mem, nmem);
 	sc_report_free(&rep);
 	free(req);
@@ -710,36 +912,52 @@ out:
 int cmd_apply(int argc, char **argv)
 {
 	static const struct argp_option options[] = {
-		{ "dry-run", 'n', NULL, 0, "print what would change; write nothing", 0 },
+		{ "dry-run", OPT_DRY_RUN, NULL, 0, "print what would change; write nothing", 0 },
+		{ NULL, 'n', NULL, OPTION_HIDDEN, NULL, 0 },
 		{ "udev", 'u', NULL, 0,
 		  "run from a udev rule: log to syslog, only changes and errors, "
 		  "take the event's properties from the environment, shorter waits", 0 },
 		{ "syslog", 's', NULL, 0, "log to syslog instead of stdout and stderr", 0 },
 		{ "quiet", 'q', NULL, 0, "print only changes and errors", 0 },
 		{ "config", 'c', "FILE", 0, "read only this policy file", 0 },
+		{ "json", 'J', NULL, 0,
+		  "a JSON report per device instead of lines: changes (from, to, state), "
+		  "skipped settings and why, notes, error", 0 },
 		{ 0 },
 	};
-	struct opts o = { .min_args = 0, .max_args = -1 };
+	struct opts o = { .min_args = 0, .max_args = -1, .writes = true };
 	struct sc_policy pol;
 	char (*names)[SC_NAME_MAX] = NULL, **all = NULL;
 	size_t n = 0, nall = 0;
 	struct done dn = { 0 };
+	json_object *top = NULL, *devs = NULL;
 	int rc = 0, worst = 0;
 
 	parse_cmd(options, "[DEV...]",
 		  "Apply the policy files to the DEVs, or to every disk, and print what "
-		  "changed.  The files are parsed completely first: a policy error touches "
-		  "no device.", argc, argv, &o);
+		  "changed.  The files are parsed completely first: a file with an error is "
+		  "skipped (exit status 2), the others are applied.", argc, argv, &o);
 	sc_log_syslog(o.syslog);
 	if (o.udev) {
 		sc_io_udev_env(true);
 		sc_lock_timeout_ms = 2000;
 	}
-	rc = load_policy(o.config, &pol);
-	if (rc)
+	rc = load_policy(o.config, &pol, false);
+	if (rc && (rc != SC_EXIT_USAGE || o.config))
 		return rc;
+	worst = rc;	/* a broken file was skipped: apply the rest, exit 2 */
 	if (o.dry_run && !o.udev)
 		warn_conflicts();
+	if (o.json) {
+		json_object *pe = json_object_new_array();
+
+		top = json_object_new_object();
+		devs = json_object_new_array();
+		for (size_t i = 0; i < pol.nerrs; i++)
+			json_object_array_add(pe, json_object_new_string(pol.errs[i]));
+		json_object_object_add(top, "policy_errors", pe);
+		json_object_object_add(top, "devices", devs);
+	}
 	if (o.nargs) {
 		names = calloc((size_t)o.nargs, sizeof(*names));
 		for (int i = 0; names && i < o.nargs; i++) {
@@ -759,13 +977,14 @@ int cmd_apply(int argc, char **argv)
 		}
 		if (!names)
 			worst = SC_EXIT_FAIL;
-		if (worst) {	/* bad arguments: touch nothing */
+		if (n < (size_t)o.nargs || !names) {	/* bad arguments: touch nothing */
 			free(names);
 			sc_policy_free(&pol);
+			json_object_put(top);
 			return worst;
 		}
 		for (size_t i = 0; i < n; i++) {
-			rc = apply_one(names[i], &pol, &o, &dn);
+			rc = apply_one(names[i], &pol, &o, &dn, devs);
 			worst = rc > worst ? rc : worst;
 		}
 	} else {
@@ -781,15 +1000,71 @@ int cmd_apply(int argc, char **argv)
 			if (empty)	/* unused loop devices and such; udev
 					 * sends "change" when they get media */
 				continue;
-			rc = apply_one(all[i], &pol, &o, &dn);
+			rc = apply_one(all[i], &pol, &o, &dn, devs);
 			worst = rc > worst ? rc : worst;
 		}
+	}
+	if (top) {
+		printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY |
+								   JSON_C_TO_STRING_SPACED |
+								   JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(top);
 	}
 	free(names);
 	sc_strv_free(all, nall);
 	sc_strv_free(dn.v, dn.n);
 	sc_policy_free(&pol);
 	return worst;
+}
+
+/* ---- check ---------------------------------------------------------- */
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct argp_option options[] = {
+		{ "quiet", 'q', NULL, 0, "print only errors", 0 },
+		{ 0 },
+	};
+	struct opts o = { .min_args = 0, .max_args = -1 };
+	struct sc_policy pol;
+	char err[1024];
+	int rc = 0;
+
+	parse_cmd(options, "[FILE...]",
+		  "Check the policy files (or the FILEs) as apply reads them, without "
+		  "looking at any device: every error as FILE:LINE: message, exit status 2 "
+		  "if there is one.", argc, argv, &o);
+	if (!o.nargs) {
+		int r = sc_policy_load(&pol, NULL, err, sizeof(err));
+
+		if (r == -ENOMEM) {
+			sc_error("reading the policy: %s", strerror(ENOMEM));
+			return SC_EXIT_FAIL;
+		}
+		for (size_t i = 0; i < pol.nerrs; i++)
+			sc_error("%s", pol.errs[i]);
+		if (!o.quiet)
+			for (size_t i = 0; i < pol.nfiles; i++)
+				sc_info("%s: ok", pol.files[i]);
+		rc = pol.nerrs ? SC_EXIT_USAGE : 0;
+		sc_policy_free(&pol);
+		return rc;
+	}
+	for (int i = 0; i < o.nargs; i++) {
+		int r = sc_policy_load(&pol, o.args[i], err, sizeof(err));
+
+		if (r == -ENOMEM) {
+			sc_error("%s: %s", o.args[i], strerror(ENOMEM));
+			rc = SC_EXIT_FAIL > rc ? SC_EXIT_FAIL : rc;
+		} else if (r) {
+			sc_error("%s", err);
+			rc = SC_EXIT_USAGE;
+		} else if (!o.quiet) {
+			sc_info("%s: ok", o.args[i]);
+		}
+		sc_policy_free(&pol);
+	}
+	return rc;
 }
 
 /* ---- reset ----------------------------------------------------------- */
@@ -815,12 +1090,13 @@ static bool ours(const char *sched)
 int cmd_reset(int argc, char **argv)
 {
 	static const struct argp_option options[] = {
-		{ "dry-run", 'n', NULL, 0, "print what would change; write nothing", 0 },
+		{ "dry-run", OPT_DRY_RUN, NULL, 0, "print what would change; write nothing", 0 },
+		{ NULL, 'n', NULL, OPTION_HIDDEN, NULL, 0 },
 		{ "quiet", 'q', NULL, 0, "print only changes and errors", 0 },
 		{ "syslog", 's', NULL, 0, "log to syslog instead of stdout and stderr", 0 },
 		{ 0 },
 	};
-	struct opts o = { .min_args = 0, .max_args = -1 };
+	struct opts o = { .min_args = 0, .max_args = -1, .writes = true };
 	char **names = NULL;
 	size_t n = 0;
 	int worst = 0;
@@ -962,6 +1238,12 @@ static error_t parse_watch_opt(int key, char *arg, struct argp_state *state)
 			o->timeout = v;
 		return 0;
 	}
+	case OPT_OPENMETRICS:
+	case OPT_PROMETHEUS:
+		if (o->metrics && o->metrics != key)
+			argp_error(state, "--openmetrics and --prometheus: one or the other");
+		o->metrics = key;
+		return 0;
 	case 'c':
 		errno = 0;
 		o->count = strtol(arg, &end, 10);
@@ -1068,6 +1350,11 @@ int cmd_stats(int argc, char **argv)
 		  "report per-second rates over every SECONDS (may be fractional), until "
 		  "interrupted", 0 },
 		{ "count", 'c', "N", 0, "with --interval: stop after N reports", 0 },
+		{ "openmetrics", OPT_OPENMETRICS, NULL, 0,
+		  "the counters in the OpenMetrics text format, for scrapers", 0 },
+		{ "prometheus", OPT_PROMETHEUS, NULL, 0,
+		  "the counters in the Prometheus text format (node_exporter's textfile "
+		  "collector)", 0 },
 		{ 0 },
 	};
 	struct opts o = { .max_args = 1 };
@@ -1089,6 +1376,11 @@ int cmd_stats(int argc, char **argv)
 		sc_error("stats: --count needs --interval");
 		return SC_EXIT_USAGE;
 	}
+	if (o.metrics && (o.interval || o.json || o.noheadings)) {
+		sc_error("stats: --%s takes no --interval, --json or --noheadings (a scraper "
+			 "computes rates)", o.metrics == OPT_OPENMETRICS ? "openmetrics" : "prometheus");
+		return SC_EXIT_USAGE;
+	}
 	if (o.nargs) {
 		int r = sc_device_resolve(o.args[0], name, part);
 
@@ -1107,6 +1399,13 @@ int cmd_stats(int argc, char **argv)
 	if (rc)
 		return rc;
 	rc = stats_get(nl, dev, &prev);
+	if (!rc && o.metrics) {
+		if (sc_stats_metrics(&prev, o.metrics == OPT_OPENMETRICS, stdout)) {
+			sc_error("stats: writing the metrics: %s", strerror(EIO));
+			rc = SC_EXIT_FAIL;
+		}
+		goto out;
+	}
 	if (rc || !o.interval) {
 		if (!rc)
 			rc = stats_report(NULL, &prev, &o, true);

@@ -7,6 +7,7 @@ int cmd_get(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_classify(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);

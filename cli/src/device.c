@@ -100,7 +100,7 @@ static int dev_to_sysname(const char *devpath, char *out, size_t len)
 
 int sc_device_resolve(const char *arg, char name[SC_NAME_MAX], char part[SC_NAME_MAX])
 {
-	char sys[SC_NAME_MAX], *p = NULL, *rp = NULL, *slash;
+	char sys[SC_NAME_MAX], *rp = NULL;
 	int r;
 
 	part[0] = '\0';
@@ -125,42 +125,12 @@ int sc_device_resolve(const char *arg, char name[SC_NAME_MAX], char part[SC_NAME
 	}
 	if (strchr(sys, '/') || !strcmp(sys, ".") || !strcmp(sys, ".."))
 		return -ENODEV;
-	/* /sys/class/block/X points into the device tree: .../block/sda or
-	 * .../block/sda/sda1 for a partition. */
-	if (asprintf(&p, "/sys/class/block/%s", sys) < 0)
-		return -ENOMEM;
-	r = sc_realpath(p, &rp);
-	free(p);
-	if (r) {
-		/* Some fake trees only have /sys/block. */
-		if (asprintf(&p, "/sys/block/%s", sys) < 0)
-			return -ENOMEM;
-		r = sc_exists(p) ? 0 : -ENODEV;
-		free(p);
-		if (!r)
-			snprintf(name, SC_NAME_MAX, "%s", sys);
+	r = sc_block_parent(sys, name, SC_NAME_MAX);
+	if (r < 0)
 		return r;
-	}
-	if (asprintf(&p, "%s/partition", rp) < 0) {
-		free(rp);
-		return -ENOMEM;
-	}
-	if (sc_exists(p)) {
-		slash = strrchr(rp, '/');
-		*slash = '\0';
-		slash = strrchr(rp, '/');
+	if (r == 1)
 		snprintf(part, SC_NAME_MAX, "%s", sys);
-		snprintf(name, SC_NAME_MAX, "%s", slash ? slash + 1 : rp);
-	} else {
-		snprintf(name, SC_NAME_MAX, "%s", sys);
-	}
-	free(p);
-	free(rp);
-	if (asprintf(&p, "/sys/block/%s", name) < 0)
-		return -ENOMEM;
-	r = sc_exists(p) ? 0 : -ENODEV;
-	free(p);
-	return r;
+	return 0;
 }
 
 const char *sc_prop(const struct sc_device *d, const char *key)

@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	CMD("set", cmd_set, "change them, in order, with rollback on failure"),
 	CMD("classify", cmd_classify, "a disk's class, why, and the policy that applies"),
 	CMD("apply", cmd_apply, "apply the policy files to disks"),
+	CMD("check", cmd_check, "check the policy files; touch no device"),
 	CMD("reset", cmd_reset, "give disks the kernel's default scheduler back"),
 	CMD("stats", cmd_stats, "scheduler counters, or rates every interval (netlink)"),
 	CMD("monitor", cmd_monitor, "print scheduler events as they happen (netlink)"),
@@ -42,13 +43,14 @@ static const char doc[] =
 	"  set        change them, in order, with rollback on failure\n"
 	"  classify   a disk's class, why, and the policy that applies\n"
 	"  apply      apply the policy files to disks\n"
+	"  check      check the policy files; touch no device\n"
 	"  reset      give disks the kernel's default scheduler back\n"
 	"  stats      scheduler counters, or rates every interval (netlink)\n"
 	"  monitor    print scheduler events as they happen (netlink)\n"
 	"\n"
 	"\"schedctl COMMAND --help\" describes a command.  Exit status: 0 ok, "
-	"1 failed (changes rolled back), 2 usage or policy error (nothing "
-	"written), 3 failed and the rollback failed too (stats, monitor: 0 ok or "
+	"1 failed (changes rolled back), 2 usage error (nothing written) or a "
+	"policy file with an error (that file skipped), 3 failed and the rollback failed too (stats, monitor: 0 ok or "
 	"interrupted, 1 failed, 2 usage).  See schedctl(8).";
 
 struct top {
@@ -61,6 +63,9 @@ static error_t parse_top(int key, char *arg, struct argp_state *state)
 
 	(void)arg;
 	switch (key) {
+	case 'h':	/* as in util-linux */
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		return 0;
 	case ARGP_KEY_ARG:
 		t->cmd_index = state->next - 1;
 		state->next = state->argc;	/* the rest is the command's */
@@ -73,7 +78,12 @@ static error_t parse_top(int key, char *arg, struct argp_state *state)
 	}
 }
 
-static const struct argp top_argp = { NULL, parse_top, "COMMAND [ARG...]", doc, NULL, NULL, NULL };
+static const struct argp_option top_options[] = {
+	{ NULL, 'h', NULL, 0, "give this help list (as --help)", -1 },
+	{ 0 },
+};
+
+static const struct argp top_argp = { top_options, parse_top, "COMMAND [ARG...]", doc, NULL, NULL, NULL };
 
 int main(int argc, char **argv)
 {

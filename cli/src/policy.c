@@ -56,10 +56,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <search.h>
+#include <sys/stat.h>
 
 #include <ini.h>
 
 #include "keys.h"
+#include "sysfs.h"
 
 const char *const sc_sect_kinds[] = {
 	"default", "class", "model", "serial", "wwn", "id", NULL,
@@ -119,6 +122,44 @@ static const char *intern_file(struct sc_policy *p, const char *name)
 	return nf[p->nfiles++];
 }
 
+/*
+ * fnmatch() cannot tell a malformed pattern from one that does not match:
+ * "[model:ST[]" would silently match nothing.  NULL if pat is well formed
+ * for fnmatch(pat, s, 0), else what is wrong with it.
+ */
+static const char *glob_error(const char *pat)
+{
+	for (const char *c = pat; *c; c++) {
+		if (*c == '\\') {
+			if (!c[1])
+				return "ends with \"\\\"";
+			c++;
+		} else if (*c == '[') {
+			const char *e = c + 1;
+
+			if (*e == '!' || *e == '^')
+				e++;
+			if (*e == ']')
+				e++;	/* a literal ] first */
+			while (*e && *e != ']') {
+				if (e[0] == '[' && (e[1] == ':' || e[1] == '.' || e[1] == '=')) {
+					const char *close = strchr(e + 2, e[1]);
+
+					if (!close || close[1] != ']')
+						return "has an unclosed \"[:\" class";
+					e = close + 2;
+					continue;
+				}
+				e++;
+			}
+			if (!*e)
+				return "has an unclosed \"[\"";
+			c = e;
+		}
+	}
+	return NULL;
+}
+
 static int parse_header(char *h, const char *file, int line, enum sc_sect_kind *kind,
 			char **pattern, char *err, size_t len)
 {
@@ -148,6 +189,9 @@ static int parse_header(char *h, const char *file, int line, enum sc_sect_kind *
 			    h);
 	if (!*pat)
 		return perr(err, len, file, line, "empty pattern in [%s:]", h);
+	if (glob_error(pat))
+		return perr(err, len, file, line, "pattern \"%s\" %s (a literal [ is \"\\[\")",
+			    pat, glob_error(pat));
 	if (k == SC_SECT_CLASS && !strpbrk(pat, "*?[") && !sc_class_valid(pat)) {
 		char list[256] = "";
 
@@ -162,17 +206,46 @@ static int parse_header(char *h, const char *file, int line, enum sc_sect_kind *
 	return *pattern ? 0 : -ENOMEM;
 }
 
-static struct sc_section *find_section(struct sc_policy *p, const char *file,
-				       enum sc_sect_kind kind, const char *pattern)
-{
-	for (size_t i = 0; i < p->n; i++) {
-		struct sc_section *s = &p->s[i];
+/*
+ * Lookups while one file is parsed, with tsearch(3) trees so that parsing
+ * is O(n log n), not quadratic: the sections of this file by header, and
+ * the keys of each section (duplicates are errors).
+ */
+struct sect_node {
+	enum sc_sect_kind kind;
+	const char *pattern;	/* owned by the section; NULL for [default] */
+	size_t i;		/* index in p->s */
+};
 
-		if (s->file == file && s->kind == kind &&
-		    ((!s->pattern && !pattern) || (s->pattern && pattern && !strcmp(s->pattern, pattern))))
-			return s;
-	}
-	return NULL;
+struct key_node {
+	size_t sec;		/* index in p->s */
+	const char *key;	/* owned by the entry */
+	int line;
+};
+
+static int sect_cmp(const void *a, const void *b)
+{
+	const struct sect_node *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (!x->pattern || !y->pattern)
+		return !!x->pattern - !!y->pattern;
+	return strcmp(x->pattern, y->pattern);
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct key_node *x = a, *y = b;
+
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+static void node_free(void *n)
+{
+	free(n);
 }
 
 /* State shared by the reader and the handler of one ini_parse_stream(). */
@@ -188,6 +261,8 @@ struct pctx {
 	char *err;
 	size_t len;
 	int r;			/* the first error, 0 while there is none */
+	void *sects;		/* struct sect_node tree */
+	void *keys;		/* struct key_node tree */
 };
 
 static int start_section(struct pctx *c, char *s)
@@ -204,19 +279,28 @@ static int start_section(struct pctx *c, char *s)
 	r = parse_header(s + 1, c->file, c->line, &kind, &pattern, c->err, c->len);
 	if (r)
 		return r;
-	sec = find_section(c->p, c->file, kind, pattern);
-	if (sec) {	/* same header again in this file: continue it */
-		free(pattern);
-		c->cur = (size_t)(sec - c->p->s);
-		return 0;
+	{
+		struct sect_node want = { kind, pattern, 0 }, **found;
+
+		found = tfind(&want, &c->sects, sect_cmp);
+		if (found) {	/* same header again in this file: continue it */
+			free(pattern);
+			c->cur = (*found)->i;
+			return 0;
+		}
 	}
-	ns = realloc(c->p->s, (c->p->n + 1) * sizeof(*ns));
-	if (!ns) {
-		free(pattern);
-		return -ENOMEM;
+	if (c->p->n == c->p->cap) {
+		size_t cap = c->p->cap ? c->p->cap * 2 : 16;
+
+		ns = realloc(c->p->s, cap * sizeof(*ns));
+		if (!ns) {
+			free(pattern);
+			return -ENOMEM;
+		}
+		c->p->s = ns;
+		c->p->cap = cap;
 	}
-	c->p->s = ns;
-	sec = &ns[c->p->n];
+	sec = &c->p->s[c->p->n];
 	memset(sec, 0, sizeof(*sec));
 	sec->kind = kind;
 	sec->pattern = pattern;
@@ -227,6 +311,18 @@ static int start_section(struct pctx *c, char *s)
 		sec->name = NULL;
 		free(pattern);
 		return -ENOMEM;
+	}
+	{
+		struct sect_node *node = malloc(sizeof(*node));
+
+		if (node)
+			*node = (struct sect_node){ kind, pattern, c->p->n };
+		if (!node || !tsearch(node, &c->sects, sect_cmp)) {
+			free(node);
+			free(sec->name);
+			free(pattern);
+			return -ENOMEM;
+		}
 	}
 	c->cur = c->p->n++;
 	return 0;
@@ -330,19 +426,29 @@ static int handler(void *user, const char *section, const char *name, const char
 		return 0;
 	}
 	sec = &c->p->s[c->cur];
-	for (size_t i = 0; i < sec->n; i++)
-		if (!strcmp(sec->e[i].key, name)) {
+	{
+		struct key_node want = { c->cur, name, 0 }, **found;
+
+		found = tfind(&want, &c->keys, key_cmp);
+		if (found) {
 			c->r = perr(c->err, c->len, c->file, c->line,
 				    "duplicate key \"%s\" in [%s] (first set at line %d)",
-				    name, sec->name, sec->e[i].line);
+				    name, sec->name, (*found)->line);
 			return 0;
 		}
-	ne = realloc(sec->e, (sec->n + 1) * sizeof(*ne));
-	if (!ne) {
-		c->r = -ENOMEM;
-		return 0;
 	}
-	sec->e = ne;
+	if (sec->n == sec->cap) {
+		size_t cap = sec->cap ? sec->cap * 2 : 8;
+
+		ne = realloc(sec->e, cap * sizeof(*ne));
+		if (!ne) {
+			c->r = -ENOMEM;
+			return 0;
+		}
+		sec->e = ne;
+		sec->cap = cap;
+	}
+	ne = sec->e;
 	ne[sec->n].key = strdup(name);
 	ne[sec->n].value = strdup(value);
 	ne[sec->n].line = c->line;
@@ -352,13 +458,38 @@ static int handler(void *user, const char *section, const char *name, const char
 		c->r = -ENOMEM;
 		return 0;
 	}
+	{
+		struct key_node *node = malloc(sizeof(*node));
+
+		if (node)
+			*node = (struct key_node){ c->cur, ne[sec->n].key, c->line };
+		if (!node || !tsearch(node, &c->keys, key_cmp)) {
+			free(node);
+			free(ne[sec->n].key);
+			free(ne[sec->n].value);
+			c->r = -ENOMEM;
+			return 0;
+		}
+	}
 	sec->n++;
 	return 1;
+}
+
+static void free_section(struct sc_section *s)
+{
+	for (size_t j = 0; j < s->n; j++) {
+		free(s->e[j].key);
+		free(s->e[j].value);
+	}
+	free(s->e);
+	free(s->pattern);
+	free(s->name);
 }
 
 int sc_policy_parse(struct sc_policy *p, const char *name, const char *text,
 		    char *err, size_t len)
 {
+	size_t nsect = p->n, nfiles = p->nfiles;
 	struct pctx *c;
 	int r;
 
@@ -383,25 +514,73 @@ int sc_policy_parse(struct sc_policy *p, const char *name, const char *text,
 	else if (!c->r && r < 0)
 		c->r = -ENOMEM;
 	r = c->r;
+	tdestroy(c->sects, node_free);
+	tdestroy(c->keys, node_free);
 	free(c);
+	if (r) {	/* all or nothing: drop what this file added */
+		while (p->n > nsect)
+			free_section(&p->s[--p->n]);
+		if (p->nfiles > nfiles)
+			free(p->files[--p->nfiles]);
+	}
 	return r;
 }
 
-static int parse_file(struct sc_policy *p, const char *abs, const char *shown,
-		      bool must_exist, char *err, size_t len)
+int sc_policy_parse_file(struct sc_policy *p, const char *abs, const char *shown, bool rooted,
+			 char *err, size_t len)
 {
 	char *text = NULL;
-	int r = sc_read(abs, &text);
+	size_t n = 0;
+	const char *nul;
+	int r = sc_read_conf(abs, rooted, SC_POLICY_MAX, &text, &n);
 
-	if (r == -ENOENT && !must_exist)
-		return 0;
-	if (r) {
+	if (r == -EINVAL)
+		snprintf(err, len, "%s: not a regular file (skipped unread)", shown);
+	else if (r == -EFBIG)
+		snprintf(err, len, "%s: larger than %d bytes (skipped unread)", shown, SC_POLICY_MAX);
+	else if (r)
 		snprintf(err, len, "%s: %s", shown, strerror(-r));
-		return r;
+	else if ((nul = memchr(text, '\0', n))) {
+		int line = 1;
+
+		for (const char *c = text; c < nul; c++)
+			line += *c == '\n';
+		r = perr(err, len, shown, line, "NUL byte (a binary file?)");
+	} else {
+		r = sc_policy_parse(p, shown, text, err, len);
 	}
-	r = sc_policy_parse(p, shown, text, err, len);
 	free(text);
+	if (r && sc_strv_pushf(&p->errs, &p->nerrs, "%s", err))
+		return -ENOMEM;
 	return r;
+}
+
+/* A configured file: missing is fine. */
+static int parse_file(struct sc_policy *p, const char *abs, char *err, size_t len)
+{
+	if (!sc_exists(abs)) {
+		char *full = sc_path(abs);
+		struct stat st;
+		bool dangling = full && !lstat(full, &st);
+
+		free(full);
+		if (!dangling)
+			return 0;
+	}
+	return sc_policy_parse_file(p, abs, abs, true, err, len);
+}
+
+/* A drop-in directory: missing is fine, anything else that cannot be
+ * listed is an error. */
+static int list_dropins(struct sc_policy *p, const char *dir, char ***v, size_t *n)
+{
+	int r = sc_list_dir(dir, v, n);
+
+	if (!r || r == -ENOENT)
+		return 0;
+	if (r == -ENOTDIR)
+		return sc_strv_pushf(&p->errs, &p->nerrs, "%s: not a directory (skipped)", dir);
+	return sc_strv_pushf(&p->errs, &p->nerrs, "%s: %s", dir, strerror(-r));
 }
 
 static int ends_with(const char *s, const char *suf)
@@ -418,89 +597,68 @@ static int cmp_str(const void *a, const void *b)
 
 int sc_policy_load(struct sc_policy *p, const char *only, char *err, size_t len)
 {
-	char **v = NULL, **w = NULL;
-	size_t nv = 0, nw = 0;
-	int r;
+	char **v = NULL, **w = NULL, **all = NULL;
+	size_t nv = 0, nw = 0, na = 0;
+	int r = 0;
 
 	memset(p, 0, sizeof(*p));
-	if (only) {
-		/* An explicit file is a user path, not one under the root. */
-		char *text = NULL;
-		FILE *f = fopen(only, "r");
-		size_t cap = 0;
-
-		if (!f) {
-			snprintf(err, len, "%s: %s", only, strerror(errno));
-			return -errno;
-		}
-		if (getdelim(&text, &cap, '\0', f) < 0 && !text)
-			text = strdup("");
-		fclose(f);
-		if (!text)
-			return -ENOMEM;
-		r = sc_policy_parse(p, only, text, err, len);
-		free(text);
-		return r;
+	err[0] = '\0';
+	if (only)	/* an explicit file is a user path, not one under the root */
+		return sc_policy_parse_file(p, only, only, false, err, len);
+	parse_file(p, SC_VENDOR_CONF, err, len);
+	parse_file(p, SC_ADMIN_CONF, err, len);
+	if (list_dropins(p, SC_VENDOR_DIR, &v, &nv) || list_dropins(p, SC_ADMIN_DIR, &w, &nw)) {
+		r = -ENOMEM;
+		goto out;
 	}
-	r = parse_file(p, SC_VENDOR_CONF, SC_VENDOR_CONF, false, err, len);
-	if (!r)
-		r = parse_file(p, SC_ADMIN_CONF, SC_ADMIN_CONF, false, err, len);
-	if (r)
-		return r;
-	sc_list_dir(SC_VENDOR_DIR, &v, &nv);
-	sc_list_dir(SC_ADMIN_DIR, &w, &nw);
 	/* the union of names; /etc wins for a name in both */
-	{
-		char **all = calloc(nv + nw + 1, sizeof(*all));
-		size_t na = 0;
+	all = calloc(nv + nw + 1, sizeof(*all));
+	if (!all) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < nv; i++)
+		all[na++] = v[i];
+	for (size_t i = 0; i < nw; i++)
+		all[na++] = w[i];
+	if (na)
+		qsort(all, na, sizeof(*all), cmp_str);
+	for (size_t i = 0; i < na; i++) {
+		bool admin = bsearch(&all[i], w, nw, sizeof(*w), cmp_str) != NULL;
+		char *path;
 
-		if (!all) {
+		/* hidden files (editors' ".#x.conf") are not read */
+		if (all[i][0] == '.' || !ends_with(all[i], ".conf") ||
+		    (i > 0 && !strcmp(all[i], all[i - 1])))
+			continue;
+		if (asprintf(&path, "%s/%s", admin ? SC_ADMIN_DIR : SC_VENDOR_DIR, all[i]) < 0) {
 			r = -ENOMEM;
-			goto out;
+			break;
 		}
-		for (size_t i = 0; i < nv; i++)
-			all[na++] = v[i];
-		for (size_t i = 0; i < nw; i++)
-			all[na++] = w[i];
-		if (na)
-			qsort(all, na, sizeof(*all), cmp_str);
-		for (size_t i = 0; i < na && !r; i++) {
-			bool admin = false;
-			char *path;
-
-			if (!ends_with(all[i], ".conf") || (i > 0 && !strcmp(all[i], all[i - 1])))
-				continue;
-			for (size_t j = 0; j < nw; j++)
-				if (!strcmp(w[j], all[i]))
-					admin = true;
-			if (asprintf(&path, "%s/%s", admin ? SC_ADMIN_DIR : SC_VENDOR_DIR, all[i]) < 0) {
-				r = -ENOMEM;
-				break;
-			}
-			r = parse_file(p, path, path, false, err, len);
-			free(path);
-		}
-		free(all);
+		if (sc_policy_parse_file(p, path, path, true, err, len) == -ENOMEM)
+			r = -ENOMEM;
+		free(path);
+		if (r)
+			break;
 	}
 out:
+	free(all);
 	sc_strv_free(v, nv);
 	sc_strv_free(w, nw);
+	if (!r && p->nerrs) {
+		snprintf(err, len, "%s", p->errs[0]);
+		r = -EINVAL;
+	}
 	return r;
 }
 
 void sc_policy_free(struct sc_policy *p)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		for (size_t j = 0; j < p->s[i].n; j++) {
-			free(p->s[i].e[j].key);
-			free(p->s[i].e[j].value);
-		}
-		free(p->s[i].e);
-		free(p->s[i].pattern);
-		free(p->s[i].name);
-	}
+	for (size_t i = 0; i < p->n; i++)
+		free_section(&p->s[i]);
 	free(p->s);
 	sc_strv_free(p->files, p->nfiles);
+	sc_strv_free(p->errs, p->nerrs);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -554,24 +712,49 @@ int sc_policy_resolve(const struct sc_policy *p, const struct sc_device *d,
 				m[nm++] = &p->s[i];
 	r->matched = m;
 	r->nmatched = nm;
-	for (size_t i = 0; i < nm; i++) {
-		for (size_t j = 0; j < m[i]->n; j++) {
-			const struct sc_entry *e = &m[i]->e[j];
-			size_t k;
+	{
+		/* key -> index in r->set: struct key_node with sec as the index */
+		void *idx = NULL;
+		size_t cap = 1;
+		int err = 0;
 
-			for (k = 0; k < r->n; k++)
-				if (!strcmp(r->set[k].key, e->key))
-					break;
-			if (k == r->n) {
-				struct sc_setting *ns = realloc(r->set, (r->n + 1) * sizeof(*ns));
+		for (size_t i = 0; i < nm && !err; i++) {
+			for (size_t j = 0; j < m[i]->n && !err; j++) {
+				const struct sc_entry *e = &m[i]->e[j];
+				struct key_node want = { 0, e->key, 0 }, *node, **found;
+				size_t k;
 
-				if (!ns)
-					return -ENOMEM;
-				r->set = ns;
-				r->n++;
+				found = tfind(&want, &idx, key_cmp);
+				if (found) {
+					k = (*found)->line;
+				} else {
+					if (r->n == cap) {
+						struct sc_setting *ns = realloc(r->set, cap * 2 * sizeof(*ns));
+
+						if (!ns) {
+							err = -ENOMEM;
+							break;
+						}
+						r->set = ns;
+						cap *= 2;
+					}
+					k = r->n;
+					node = malloc(sizeof(*node));
+					if (node)
+						*node = (struct key_node){ 0, e->key, (int)k };
+					if (!node || !tsearch(node, &idx, key_cmp)) {
+						free(node);
+						err = -ENOMEM;
+						break;
+					}
+					r->n++;
+				}
+				r->set[k] = (struct sc_setting){ e->key, e->value, m[i], e->line };
 			}
-			r->set[k] = (struct sc_setting){ e->key, e->value, m[i], e->line };
 		}
+		tdestroy(idx, node_free);
+		if (err)
+			return err;
 	}
 	/* scheduler first: knobs depend on it */
 	for (size_t k = 1; k < r->n; k++)
@@ -588,9 +771,8 @@ int sc_policy_resolve(const struct sc_policy *p, const struct sc_device *d,
 	for (size_t i = nm; i-- > 0;) {
 		bool gave = false;
 
-		for (size_t k = 0; k < r->n; k++)
-			if (r->set[k].from == m[i])
-				gave = true;
+		for (size_t k = 0; k < r->n && !gave; k++)
+			gave = r->set[k].from == m[i];
 		if (gave)
 			r->won[r->nwon++] = m[i];
 	}

@@ -39,15 +39,20 @@ struct sc_section {
 	const char *file;	/* owned by sc_policy.files */
 	int line;
 	struct sc_entry *e;
-	size_t n;
+	size_t n, cap;
 };
 
 struct sc_policy {
 	struct sc_section *s;
-	size_t n;
-	char **files;		/* in the order read */
+	size_t n, cap;
+	char **files;		/* in the order read, without those skipped */
 	size_t nfiles;
+	char **errs;		/* one per file skipped: "FILE:LINE: message" */
+	size_t nerrs;
 };
+
+/* A policy file is read only if it is a regular file of at most this size. */
+#define SC_POLICY_MAX (4 * 1024 * 1024)
 
 struct sc_setting {
 	const char *key;
@@ -69,7 +74,16 @@ struct sc_resolved {
  * On error: -EINVAL and err = "name:line: message". */
 int sc_policy_parse(struct sc_policy *p, const char *name, const char *text,
 		    char *err, size_t len);
-/* Read the configured files (or just 'only', a path as given). */
+/* Parse file 'abs' (under the root if rooted, else a user's path), shown
+ * as 'shown'.  A file with an error adds nothing to p: its error is added
+ * to p->errs, and returned as for sc_policy_parse. */
+int sc_policy_parse_file(struct sc_policy *p, const char *abs, const char *shown, bool rooted,
+			 char *err, size_t len);
+/*
+ * Read the configured files (or just 'only', a path as given).  A file
+ * with an error is skipped and the others are read: then -EINVAL, err the
+ * first error and p->errs every one; p holds the files that were good.
+ */
 int sc_policy_load(struct sc_policy *p, const char *only, char *err, size_t len);
 void sc_policy_free(struct sc_policy *p);
 

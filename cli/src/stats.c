@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "stats.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,84 @@ int sc_stats_rows(const struct sc_nl_snap *prev, const struct sc_nl_snap *cur,
 	}
 	*n = k;
 	return 0;
+}
+
+/* schedctl_NAME: [a-zA-Z_:][a-zA-Z0-9_:]* */
+static void metric_name(const char *counter, char *buf, size_t len)
+{
+	size_t o = (size_t)snprintf(buf, len, "schedctl_");
+
+	for (const char *c = counter; *c && o + 1 < len; c++)
+		buf[o++] = (isalnum((unsigned char)*c) && isascii((unsigned char)*c)) || *c == '_'
+				   ? *c : '_';
+	buf[o < len ? o : len - 1] = '\0';
+}
+
+/* A label value: backslash, double quote and newline escaped. */
+static void label_value(FILE *f, const char *v)
+{
+	for (const char *c = v; *c; c++) {
+		if (*c == '\\' || *c == '"')
+			fprintf(f, "\\%c", *c);
+		else if (*c == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*c, f);
+	}
+}
+
+int sc_stats_metrics(const struct sc_nl_snap *s, bool openmetrics, FILE *f)
+{
+	char fam[SC_NL_NAME_MAX + 16], other[SC_NL_NAME_MAX + 16];
+
+	/* one family per counter name, its samples together, in order seen */
+	for (size_t d = 0; d < s->n; d++) {
+		for (size_t i = 0; i < s->dev[d].counters.n; i++) {
+			const char *name = s->dev[d].counters.v[i].name;
+			bool gauge = sc_stats_is_gauge(name), seen = false;
+			const char *type = gauge ? "gauge" : "counter";
+			const char *sfx = gauge ? "" : "_total";
+
+			metric_name(name, fam, sizeof(fam));
+			for (size_t e = 0; e <= d && !seen; e++)
+				for (size_t k = 0; k < s->dev[e].counters.n && !seen; k++) {
+					if (e == d && k == i)
+						break;
+					metric_name(s->dev[e].counters.v[k].name, other, sizeof(other));
+					seen = !strcmp(other, fam);
+				}
+			if (seen)
+				continue;
+			if (openmetrics) {
+				fprintf(f, "# TYPE %s %s\n", fam, type);
+				fprintf(f, "# HELP %s schedctl scheduler %s %s (see xdeadline(4), xbfq(4)).\n",
+					fam, type, name);
+			} else {
+				fprintf(f, "# HELP %s%s schedctl scheduler %s %s (see xdeadline(4), xbfq(4)).\n",
+					fam, sfx, type, name);
+				fprintf(f, "# TYPE %s%s %s\n", fam, sfx, type);
+			}
+			for (size_t e = d; e < s->n; e++) {
+				const struct sc_nl_dev *dev = &s->dev[e];
+
+				for (size_t k = 0; k < dev->counters.n; k++) {
+					metric_name(dev->counters.v[k].name, other, sizeof(other));
+					if (strcmp(other, fam))
+						continue;
+					fprintf(f, "%s%s{device=\"", fam, sfx);
+					label_value(f, dev->name);
+					fprintf(f, "\",major=\"%u\",minor=\"%u\",scheduler=\"", dev->major,
+						dev->minor);
+					label_value(f, dev->sched);
+					fprintf(f, "\"} %llu\n", (unsigned long long)dev->counters.v[k].value);
+					break;	/* one sample per device */
+				}
+			}
+		}
+	}
+	if (openmetrics)
+		fputs("# EOF\n", f);
+	return fflush(f) || ferror(f) ? -EIO : 0;
 }
 
 void sc_stats_fmt_rate(double rate, char *buf, size_t len)

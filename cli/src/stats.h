@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "netlink.h"
 
@@ -36,6 +37,17 @@ bool sc_stats_is_gauge(const char *name);
  */
 int sc_stats_rows(const struct sc_nl_snap *prev, const struct sc_nl_snap *cur,
 		  struct sc_stat_row **rows, size_t *n);
+
+/*
+ * Every counter of every device in s as metrics, for scrapers:
+ * openmetrics, the OpenMetrics 1.0 text format (ends with "# EOF"), else
+ * the Prometheus text format 0.0.4 (node_exporter's textfile collector).
+ * A counter NAME is the family schedctl_NAME, samples schedctl_NAME_total
+ * (a level such as in_flight: a gauge, schedctl_NAME), with the labels
+ * device, major, minor and scheduler; characters not allowed in a metric
+ * name become "_".  0, or -errno from writing.
+ */
+int sc_stats_metrics(const struct sc_nl_snap *s, bool openmetrics, FILE *f);
 
 /* "12.50" */
 void sc_stats_fmt_rate(double rate, char *buf, size_t len);

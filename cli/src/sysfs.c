@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -182,6 +183,78 @@ static int read_path(const char *path, char **out)
 	while (len > 0 && buf[len - 1] == '\n')
 		buf[--len] = '\0';
 	*out = buf;
+	return 0;
+}
+
+/*
+ * A configuration file: only a regular file (or /dev/null, which masks),
+ * at most max bytes.  Opened O_NONBLOCK so that a FIFO cannot block the
+ * open; fstat() then refuses it before any read.
+ */
+int sc_read_conf(const char *abs, bool rooted, size_t max, char **out, size_t *len)
+{
+	char *p = rooted ? sc_path(abs) : strdup(abs), *buf;
+	struct stat st;
+	ssize_t r;
+	size_t got = 0;
+	int fd;
+
+	*out = NULL;
+	*len = 0;
+	if (!p)
+		return -ENOMEM;
+	fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	free(p);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	if (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && minor(st.st_rdev) == 3) {
+		close(fd);	/* /dev/null: empty */
+		*out = strdup("");
+		return *out ? 0 : -ENOMEM;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	}
+	if ((unsigned long long)st.st_size > max) {
+		close(fd);
+		return -EFBIG;
+	}
+	buf = malloc(max + 2);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	/* it may grow meanwhile: read at most max + 1 */
+	while (got <= max) {
+		r = read(fd, buf + got, max + 1 - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = -errno;
+
+			close(fd);
+			free(buf);
+			return e;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	if (got > max) {
+		free(buf);
+		return -EFBIG;
+	}
+	buf[got] = '\0';
+	*out = buf;
+	*len = got;
 	return 0;
 }
 
@@ -641,6 +714,78 @@ int sc_udev_props(const char *name, struct sc_kv **props, size_t *n)
 		}
 	}
 	udev_device_unref(dev);
+	udev_unref(udev);
+	return r;
+}
+
+/* /sys/class/block/X points into the device tree: .../block/sda or
+ * .../block/sda/sda1 for a partition. */
+static int fake_block_parent(const char *sys, char *disk, size_t len)
+{
+	char *p = NULL, *rp = NULL, *slash;
+	int r, part = 0;
+
+	if (asprintf(&p, "/sys/class/block/%s", sys) < 0)
+		return -ENOMEM;
+	r = sc_realpath(p, &rp);
+	free(p);
+	if (r) {
+		/* Some fake trees only have /sys/block. */
+		if (asprintf(&p, "/sys/block/%s", sys) < 0)
+			return -ENOMEM;
+		r = sc_exists(p) ? 0 : -ENODEV;
+		free(p);
+		if (!r)
+			snprintf(disk, len, "%s", sys);
+		return r;
+	}
+	if (asprintf(&p, "%s/partition", rp) < 0) {
+		free(rp);
+		return -ENOMEM;
+	}
+	if (sc_exists(p)) {
+		slash = strrchr(rp, '/');
+		*slash = '\0';
+		slash = strrchr(rp, '/');
+		snprintf(disk, len, "%s", slash ? slash + 1 : rp);
+		part = 1;
+	} else {
+		snprintf(disk, len, "%s", sys);
+	}
+	free(p);
+	free(rp);
+	if (asprintf(&p, "/sys/block/%s", disk) < 0)
+		return -ENOMEM;
+	r = sc_exists(p) ? part : -ENODEV;
+	free(p);
+	return r;
+}
+
+int sc_block_parent(const char *sys, char *disk, size_t len)
+{
+	struct udev_device *dev, *parent;
+	const char *type, *name;
+	struct udev *udev;
+	int r = -ENODEV;
+
+	if (io_fake)
+		return fake_block_parent(sys, disk, len);
+	udev = udev_new();
+	if (!udev)
+		return -ENOMEM;
+	dev = udev_device_new_from_subsystem_sysname(udev, "block", sys);
+	if (dev) {
+		type = udev_device_get_devtype(dev);
+		parent = type && !strcmp(type, "partition")
+				 ? udev_device_get_parent_with_subsystem_devtype(dev, "block", "disk")
+				 : NULL;
+		name = udev_device_get_sysname(parent ? parent : dev);
+		if (name && (!type || !strcmp(type, "disk") || parent)) {
+			snprintf(disk, len, "%s", name);
+			r = parent ? 1 : 0;
+		}
+		udev_device_unref(dev);	/* parent belongs to dev */
+	}
 	udev_unref(udev);
 	return r;
 }

@@ -36,12 +36,25 @@ char *sc_path(const char *abs);
 int sc_read(const char *abs, char **out);
 /* One write(2) of val; 0 or -errno.  Fake mode: injection, emulation. */
 int sc_write(const char *abs, const char *val);
+/* A configuration file (rooted: abs is under the root, else a user's
+ * path): 0 and its bytes (NUL-terminated, *len without it; /dev/null is
+ * empty), or -errno: -EINVAL not a regular file, -EISDIR, -EFBIG larger
+ * than max bytes. */
+int sc_read_conf(const char *abs, bool rooted, size_t max, char **out, size_t *len);
 bool sc_exists(const char *abs);
 bool sc_is_dir(const char *abs);
 /* Sorted entry names without "." and ".."; 0 or -errno. */
 int sc_list_dir(const char *abs, char ***names, size_t *n);
 /* Canonical absolute path inside the root (root stripped); 0 or -errno. */
 int sc_realpath(const char *abs, char **out);
+
+/*
+ * The whole disk of block device <sys>: disk = sys and 0 for a disk, the
+ * parent disk and 1 for a partition, -ENODEV for no such block device.
+ * libudev (the parent of devtype "disk"); in fake mode, the tree's
+ * /sys/class/block links and "partition" files.
+ */
+int sc_block_parent(const char *sys, char *disk, size_t len);
 
 /* udev properties of block device <name> (libudev, or the fake file). */
 int sc_udev_props(const char *name, struct sc_kv **props, size_t *n);

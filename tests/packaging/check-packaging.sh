@@ -32,7 +32,8 @@ rpms=$(find build/rpm/RPMS -name '*.rpm' 2>/dev/null)
 t "the RPM ships the CLI, the rule and the config" sh -c \
 	"rpm -qlp $(echo "$rpms" | grep -v dkms | head -n1) | grep -qx /usr/sbin/schedctl &&
 	 rpm -qlp $(echo "$rpms" | grep -v dkms | head -n1) | grep -qx /usr/lib/udev/rules.d/60-schedctl.rules &&
-	 rpm -qlp $(echo "$rpms" | grep -v dkms | head -n1) | grep -qx /etc/schedctl.conf"
+	 rpm -qlp $(echo "$rpms" | grep -v dkms | head -n1) | grep -qx /etc/schedctl.conf &&
+	 rpm -qlp $(echo "$rpms" | grep -v dkms | head -n1) | grep -qx /usr/share/bash-completion/completions/schedctl"
 t "the DKMS RPM ships the module sources" sh -c \
 	"rpm -qlp $(echo "$rpms" | grep dkms | head -n1) | grep -qx /usr/src/schedctl-$ver/dkms.conf"
 
@@ -55,7 +56,7 @@ for f in /usr/sbin/schedctl /usr/lib/udev/rules.d/60-schedctl.rules \
 	/usr/lib/schedctl/schedctl.conf /etc/schedctl.conf \
 	/usr/share/man/man8/schedctl.8.gz /usr/share/man/man5/schedctl.conf.5.gz \
 	/usr/share/man/man4/xdeadline.4.gz /usr/src/schedctl-"$ver"/dkms.conf \
-	/usr/src/schedctl-"$ver"/compat/btfgen.py; do
+	/usr/src/schedctl-"$ver"/compat/btfgen.py /usr/share/bash-completion/completions/schedctl; do
 	t "installed: $f" test -e "$f"
 done
 t "the installed schedctl runs" /usr/sbin/schedctl --version

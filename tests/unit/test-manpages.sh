@@ -49,7 +49,7 @@ cmds=$(table_names $S/main.c "commands[] = {")
 [ -n "$cmds" ] && ok "found the commands in $S/main.c" || notok "found the commands in $S/main.c"
 for c in $cmds; do in_page man/schedctl.8 "$c" command; done
 
-opts=$(grep -ohE '\{ "[a-z][a-z-]+", '"'"'.'"'" $S/commands.c | sed 's/^{ "//; s/".*//' | sort -u)
+opts=$(grep -ohE '\{ "[a-z][a-z-]+", ('"'"'.'"'"'|OPT_[A-Z_]+)' $S/commands.c | sed 's/^{ "//; s/".*//' | sort -u)
 [ -n "$opts" ] && ok "found the long options in $S/commands.c" || notok "found the long options in $S/commands.c"
 for o in $opts; do in_page man/schedctl.8 "--$o" option; done
 

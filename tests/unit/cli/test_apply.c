@@ -130,6 +130,14 @@ START_TEST(rollback_after_switch)
 	ck_assert_str_eq(fake_get(SCHED), "none [mq-deadline] kyber xdeadline");
 	ck_assert_str_eq(fake_get(KNOB("read_expire")), "123");
 	ck_assert(!fake_exists(KNOB("head_request")));
+	/* what was made is reported as rolled back, not as done */
+	ck_assert_uint_eq(rep.n, 3);
+	ck_assert_str_eq(rep.c[0].key, "module");
+	ck_assert_int_eq(rep.c[0].state, SC_CH_DONE);	/* it stays loaded */
+	ck_assert_str_eq(rep.c[1].key, "scheduler");
+	ck_assert_int_eq(rep.c[1].state, SC_CH_UNDONE);
+	ck_assert_str_eq(rep.c[2].key, "read_expire");
+	ck_assert_int_eq(rep.c[2].state, SC_CH_UNDONE);
 }
 END_TEST
 
@@ -146,6 +154,9 @@ START_TEST(rollback_without_switch)
 	ck_assert_str_eq(fake_get(KNOB("fifo_batch")), "16");
 	ck_assert_str_eq(fake_get(QUEUE("read_ahead_kb")), "128");
 	ck_assert_str_eq(fake_get(SCHED), "none [mq-deadline] kyber");
+	ck_assert_uint_eq(rep.n, 3);
+	for (size_t i = 0; i < rep.n; i++)
+		ck_assert_int_eq(rep.c[i].state, SC_CH_UNDONE);
 }
 END_TEST
 
@@ -159,6 +170,24 @@ START_TEST(rollback_fails)
 	ck_assert_str_eq(rep.err, "sda: fifo_batch: Input/output error (value \"4\"); "
 				  "rollback of read_expire failed: Operation not permitted");
 	ck_assert_str_eq(fake_get(KNOB("read_expire")), "300");
+	ck_assert_uint_eq(rep.n, 1);
+	ck_assert_str_eq(rep.c[0].key, "read_expire");
+	ck_assert_int_eq(rep.c[0].state, SC_CH_KEPT);
+}
+END_TEST
+
+START_TEST(values_normalised)
+{
+	const struct sc_req r[] = { { "read_expire", "+300", NULL }, { "fifo_batch", "0008", NULL },
+				    { "write_expire", "5000", NULL } };
+
+	ck_assert_int_eq(apply(r, N(r), 0), 0);
+	ck_assert_str_eq(fake_get(KNOB("read_expire")), "300");
+	ck_assert_str_eq(fake_get(KNOB("fifo_batch")), "8");
+	ck_assert_uint_eq(rep.n, 2);
+	ck_assert_str_eq(rep.c[0].new, "300");
+	ck_assert_str_eq(rep.c[1].new, "8");
+	ck_assert_int_eq(rep.c[1].state, SC_CH_DONE);
 }
 END_TEST
 
@@ -271,6 +300,10 @@ START_TEST(lenient_skips)
 	ck_assert_str_eq(rep.notes[0], "head_request: skipped: not a knob of mq-deadline");
 	ck_assert_str_eq(rep.notes[1], "zoned_qd1_writes: skipped: device is not zoned");
 	ck_assert_str_eq(rep.notes[2], "queue.wbt_lat_usec: skipped: this kernel has no queue/wbt_lat_usec");
+	ck_assert_uint_eq(rep.nskips, 3);
+	ck_assert_str_eq(rep.skips[0].key, "head_request");
+	ck_assert_str_eq(rep.skips[0].why, "not a knob of mq-deadline");
+	ck_assert_str_eq(rep.skips[2].key, "queue.wbt_lat_usec");
 }
 END_TEST
 
@@ -362,6 +395,7 @@ Suite *suite_apply(void)
 	tcase_add_test(tc, rollback_after_switch);
 	tcase_add_test(tc, rollback_without_switch);
 	tcase_add_test(tc, rollback_fails);
+	tcase_add_test(tc, values_normalised);
 	tcase_add_test(tc, ebusy_retry);
 	tcase_add_test(tc, ebusy_gives_up);
 	tcase_add_test(tc, dry_run_writes_nothing);

@@ -2,15 +2,19 @@
 /* Policy files: the parser, every error with file:line, precedence across
  * files, and matching. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include <ini.h>
 
 #include "fake.h"
 #include "keys.h"
 #include "policy.h"
+#include "sysfs.h"
 #include "tests.h"
 
 static char err[1024];
@@ -336,6 +340,195 @@ START_TEST(no_files)
 }
 END_TEST
 
+/* The files that cannot hurt the boot: every one an error naming it, the
+ * other files still read. */
+static void put_good(void)
+{
+	fake_put("/usr/lib/schedctl/schedctl.conf", "[class:hdd]\nscheduler = xdeadline");
+	fake_put("/etc/schedctl.d/60-good.conf", "[class:hdd]\nread_expire = 7");
+}
+
+static void load_one_error(const char *msg)
+{
+	struct sc_policy p;
+
+	ck_assert_int_eq(sc_policy_load(&p, NULL, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, msg);
+	ck_assert_uint_eq(p.nerrs, 1);
+	ck_assert_str_eq(p.errs[0], msg);
+	/* the others are read */
+	ck_assert_uint_eq(p.n, 2);
+	ck_assert_str_eq(p.files[0], "/usr/lib/schedctl/schedctl.conf");
+	ck_assert_str_eq(p.files[p.nfiles - 1], "/etc/schedctl.d/60-good.conf");
+	ck_assert_str_eq(p.s[1].e[0].value, "7");
+	sc_policy_free(&p);
+}
+
+static char *rooted(const char *rel)
+{
+	static char path[4096];
+
+	snprintf(path, sizeof(path), "%s%s", sc_io_root(), rel);
+	return path;
+}
+
+START_TEST(fifo_dropin)
+{
+	put_good();
+	mkdir(rooted("/etc/schedctl.d"), 0755);
+	ck_assert_int_eq(mkfifo(rooted("/etc/schedctl.d/50-fifo.conf"), 0644), 0);
+	load_one_error("/etc/schedctl.d/50-fifo.conf: not a regular file (skipped unread)");
+}
+END_TEST
+
+START_TEST(dev_zero_dropin)
+{
+	put_good();
+	fake_symlink("/dev/zero", "/etc/schedctl.d/50-zero.conf");
+	load_one_error("/etc/schedctl.d/50-zero.conf: not a regular file (skipped unread)");
+}
+END_TEST
+
+START_TEST(dev_null_masks)
+{
+	struct sc_policy p;
+
+	put_good();
+	fake_put("/usr/lib/schedctl/schedctl.d/70-x.conf", "[class:hdd]\nread_expire = 1");
+	fake_symlink("/dev/null", "/etc/schedctl.d/70-x.conf");
+	ck_assert_int_eq(sc_policy_load(&p, NULL, err, sizeof(err)), 0);
+	ck_assert_uint_eq(p.n, 2);	/* the vendor drop-in is masked */
+	sc_policy_free(&p);
+}
+END_TEST
+
+START_TEST(too_large)
+{
+	char *big = malloc(SC_POLICY_MAX + 2);
+
+	ck_assert_ptr_nonnull(big);
+	memset(big, '#', SC_POLICY_MAX + 1);
+	big[SC_POLICY_MAX + 1] = '\0';
+	put_good();
+	fake_put("/etc/schedctl.d/50-big.conf", big);
+	free(big);
+	load_one_error("/etc/schedctl.d/50-big.conf: larger than 4194304 bytes (skipped unread)");
+}
+END_TEST
+
+START_TEST(nul_byte)
+{
+	FILE *f;
+
+	put_good();
+	fake_put("/etc/schedctl.d/50-nul.conf", "");
+	f = fopen(rooted("/etc/schedctl.d/50-nul.conf"), "w");
+	ck_assert_ptr_nonnull(f);
+	fwrite("[class:hdd]\nfifo_batch = 1\0\nread_expire = 9\n", 1, 45, f);
+	fclose(f);
+	load_one_error("/etc/schedctl.d/50-nul.conf:2: NUL byte (a binary file?)");
+}
+END_TEST
+
+START_TEST(dropin_dir_is_a_file)
+{
+	put_good();
+	fake_put("/usr/lib/schedctl/schedctl.d", "not a directory");
+	fake_put("/etc/schedctl.conf", "[class:hdd]\nread_expire = 7");
+	{
+		struct sc_policy p;
+
+		ck_assert_int_eq(sc_policy_load(&p, NULL, err, sizeof(err)), -EINVAL);
+		ck_assert_str_eq(err, "/usr/lib/schedctl/schedctl.d: not a directory (skipped)");
+		ck_assert_uint_eq(p.nerrs, 1);
+		ck_assert_uint_eq(p.n, 3);
+		sc_policy_free(&p);
+	}
+}
+END_TEST
+
+START_TEST(hidden_files_skipped)
+{
+	struct sc_policy p;
+
+	put_good();
+	fake_put("/etc/schedctl.d/.#50-edit.conf", "garbage");
+	fake_put("/etc/schedctl.d/.hidden.conf", "[class:hdd]\nread_expire = 1");
+	ck_assert_msg(sc_policy_load(&p, NULL, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(p.nfiles, 2);
+	sc_policy_free(&p);
+}
+END_TEST
+
+START_TEST(broken_file_skipped_whole)
+{
+	struct sc_policy p;
+	struct sc_resolved r;
+	struct sc_device d;
+
+	put_good();
+	/* its good first section is dropped too: a file is all or nothing */
+	fake_put("/etc/schedctl.d/50-bad.conf", "[class:hdd]\nfifo_batch = 3\n[class:ssd]\nbogus = 1");
+	load_one_error("/etc/schedctl.d/50-bad.conf:4: unknown key \"bogus\" (expected scheduler, a knob "
+		       "name, iosched.KNOB or queue.ATTR)");
+	ck_assert_int_eq(sc_policy_load(&p, NULL, err, sizeof(err)), -EINVAL);
+	disk(&d, NULL, NULL, NULL);
+	ck_assert_int_eq(sc_policy_resolve(&p, &d, "hdd", &r), 0);
+	ck_assert_uint_eq(r.n, 2);
+	ck_assert_str_eq(val(&r, "read_expire", NULL), "7");
+	sc_resolved_free(&r);
+	sc_device_free(&d);
+	sc_policy_free(&p);
+}
+END_TEST
+
+START_TEST(bad_globs)
+{
+	bad("[model:[]\nread_expire = 1", "t.conf:1: pattern \"[\" has an unclosed \"[\" (a literal [ is \"\\[\")");
+	bad("[model:ST[0-9]\nread_expire = 1", "t.conf:1: pattern \"ST[0-9\" has an unclosed \"[\" (a literal [ is \"\\[\")");
+	bad("[serial:x\\]\nread_expire = 1", "t.conf:1: pattern \"x\\\" ends with \"\\\" (a literal [ is \"\\[\")");
+	bad("[id:[[:digit]]\nread_expire = 1", "t.conf:1: pattern \"[[:digit]\" has an unclosed \"[:\" class (a literal [ is \"\\[\")");
+	{
+		struct sc_policy p;
+
+		ck_assert_msg(parse(&p, "[model:ST[0-9]*]\n[id:x\\[1]\n[wwn:[!]a]*]\n[serial:[[:digit:]]*]\n") == 0,
+			      "%s", err);
+		sc_policy_free(&p);
+	}
+}
+END_TEST
+
+START_TEST(linear_parse)
+{
+	/* 60,000 keys in one section: quadratic took 31 s; allow 5 s with ASan */
+	size_t n = 60000, cap = n * 32 + 16, off = 0;
+	char *text = malloc(cap);
+	struct sc_policy p;
+	struct sc_resolved r;
+	struct sc_device d;
+	struct timespec a, b;
+
+	ck_assert_ptr_nonnull(text);
+	off += (size_t)snprintf(text, cap, "[default]\n");
+	for (size_t i = 0; i < n; i++)
+		off += (size_t)snprintf(text + off, cap - off, "iosched.k%zu = %zu\n", i, i);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	ck_assert_int_eq(parse(&p, text), 0);
+	disk(&d, NULL, NULL, NULL);
+	ck_assert_int_eq(sc_policy_resolve(&p, &d, "hdd", &r), 0);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ck_assert_uint_eq(r.n, n);
+	ck_assert_double_lt((double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9, 5.0);
+	free(text);
+	sc_resolved_free(&r);
+	sc_device_free(&d);
+	sc_policy_free(&p);
+	/* and a duplicate is still found, with its first line */
+	bad("[default]\niosched.a = 1\niosched.b = 1\niosched.a = 2",
+	    "t.conf:4: duplicate key \"iosched.a\" in [default] (first set at line 2)");
+}
+END_TEST
+
 START_TEST(shipped_defaults_parse)
 {
 	struct sc_policy p;
@@ -398,11 +591,22 @@ Suite *suite_policy(void)
 	tcase_add_test(tc, same_rank_later_wins);
 	tcase_add_test(tc, keys_and_values);
 	tcase_add_test(tc, shipped_defaults_parse);
+	tcase_add_test(tc, bad_globs);
+	tcase_add_test(tc, linear_parse);
+	tcase_set_timeout(tc, 20);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(tf, setup_root, fake_cleanup);
 	tcase_add_test(tf, precedence);
 	tcase_add_test(tf, error_in_dropin);
 	tcase_add_test(tf, no_files);
+	tcase_add_test(tf, fifo_dropin);
+	tcase_add_test(tf, dev_zero_dropin);
+	tcase_add_test(tf, dev_null_masks);
+	tcase_add_test(tf, too_large);
+	tcase_add_test(tf, nul_byte);
+	tcase_add_test(tf, dropin_dir_is_a_file);
+	tcase_add_test(tf, hidden_files_skipped);
+	tcase_add_test(tf, broken_file_skipped_whole);
 	suite_add_tcase(s, tf);
 	return s;
 }

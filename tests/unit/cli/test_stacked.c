@@ -153,7 +153,7 @@ END_TEST
 
 START_TEST(apply_propagates_dry_run)
 {
-	char *argv[] = { "apply", "-n", "-c", polfile, "dm-0", NULL };
+	char *argv[] = { "apply", "--dry-run", "-c", polfile, "dm-0", NULL };
 
 	ck_assert_int_eq(run(cmd_apply, 5, argv), 0);
 	HAS(out, "dm-0: no I/O scheduler; scheduling happens on sda, sdb");
@@ -268,8 +268,8 @@ END_TEST
 
 START_TEST(conflicts_where_shown)
 {
-	char *dry[] = { "apply", "-n", "-c", polfile, "sda", NULL };
-	char *udev[] = { "apply", "-n", "--udev", "-c", polfile, "sda", NULL };
+	char *dry[] = { "apply", "--dry-run", "-c", polfile, "sda", NULL };
+	char *udev[] = { "apply", "--dry-run", "--udev", "-c", polfile, "sda", NULL };
 	char *cls[] = { "classify", "-c", polfile, "sda", NULL };
 	char *list[] = { "list", NULL };
 	const char *w = "schedctl: warning: TLP also sets queue/scheduler (/etc/tlp.conf:1)";

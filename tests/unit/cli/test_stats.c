@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <netlink/netlink.h>
 #include <netlink/genl/genl.h>
 
@@ -170,6 +171,84 @@ START_TEST(gauges_and_rate_format)
 	ck_assert_str_eq(buf, "0.33");
 	sc_stats_fmt_rate(0, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "0.00");
+}
+END_TEST
+
+/* ---- metrics, parsed by prometheus_client --------------------------- */
+
+/* Write the metrics of s, parse them with parse-metrics.py; its output. */
+static const char *parsed(const struct sc_nl_snap *s, bool om)
+{
+	static char out[4096];
+	const char *script = getenv("METRICS_PARSER");
+	char path[] = "/tmp/schedctl-metrics.XXXXXX", *cmd;
+	int fd = mkstemp(path);
+	FILE *f, *p;
+	size_t n;
+
+	ck_assert_msg(script, "METRICS_PARSER must be set (make -C cli check)");
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(sc_stats_metrics(s, om, f), 0);
+	fclose(f);
+	ck_assert_int_ge(asprintf(&cmd, "/usr/bin/python3 '%s' %s '%s'", script,
+				  om ? "openmetrics" : "prometheus", path), 0);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	ck_assert_msg(pclose(p) == 0, "%s failed: %s", cmd, out);
+	free(cmd);
+	unlink(path);
+	return out;
+}
+
+START_TEST(metrics_parse)
+{
+	static const char *const xb[] = { "dispatched", "weird-name.x", "in_flight" };
+	struct sc_nl_snap cur = { .t = 1 }, none = { .t = 1 };
+	const char *want =
+		"schedctl_dispatched counter schedctl_dispatched_total "
+		"device=nullb0,major=252,minor=0,scheduler=xdeadline 1024\n"
+		"schedctl_dispatched counter schedctl_dispatched_total "
+		"device=nullb1,major=252,minor=1,scheduler=xbfq 7\n"
+		"schedctl_completed counter schedctl_completed_total "
+		"device=nullb0,major=252,minor=0,scheduler=xdeadline 1020\n"
+		"schedctl_in_flight gauge schedctl_in_flight "
+		"device=nullb0,major=252,minor=0,scheduler=xdeadline 4\n"
+		"schedctl_in_flight gauge schedctl_in_flight "
+		"device=nullb1,major=252,minor=1,scheduler=xbfq 2\n"
+		"schedctl_weird_name_x counter schedctl_weird_name_x_total "
+		"device=nullb1,major=252,minor=1,scheduler=xbfq 3\n";
+
+	add_dev(&cur, "nullb0", "xdeadline", 0, names3, (const uint64_t[]){ 1024, 1020, 4 }, 3);
+	add_dev(&cur, "nullb1", "xbfq", 1, xb, (const uint64_t[]){ 7, 3, 2 }, 3);
+	ck_assert_str_eq(parsed(&cur, true), want);
+	/* Debian's python3-prometheus-client, not one from pip. The Prometheus parser names a counter family with _total */
+	ck_assert_ptr_nonnull(strstr(parsed(&cur, false), "schedctl_dispatched counter "
+				     "schedctl_dispatched_total device=nullb0"));
+	ck_assert_str_eq(parsed(&none, true), "");
+	sc_nl_snap_free(&cur);
+}
+END_TEST
+
+START_TEST(metrics_text)
+{
+	struct sc_nl_snap cur = { .t = 1 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	add_dev(&cur, "a\"b", "xdeadline", 0, names3, (const uint64_t[]){ 1, 2, 3 }, 3);
+	ck_assert_int_eq(sc_stats_metrics(&cur, true, f), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "# TYPE schedctl_dispatched counter\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "schedctl_dispatched_total{device=\"a\\\"b\",major=\"252\","
+				     "minor=\"0\",scheduler=\"xdeadline\"} 1\n"));
+	ck_assert_str_eq(buf + len - 6, "# EOF\n");
+	free(buf);
+	sc_nl_snap_free(&cur);
 }
 END_TEST
 
@@ -379,6 +458,8 @@ Suite *suite_stats(void)
 	tcase_add_test(tc, no_devices_no_time);
 	tcase_add_test(tc, gauges_and_rate_format);
 	tcase_add_test(tc, version_check);
+	tcase_add_test(tc, metrics_parse);
+	tcase_add_test(tc, metrics_text);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tm, parse_dev_message);
 	tcase_add_test(tm, events_text);

@@ -71,6 +71,7 @@ $S set "$sd" scheduler=xdeadline >/dev/null
 $S set "$sd" fifo_batch=7 queue.nr_requests=100000000 >/tmp/rb2.out 2>&1
 cmp_ok $? -ne 0 "set with a refused nr_requests fails"
 is "$(knob "$sd" fifo_batch)" 16 "fifo_batch rolled back to 16"
+check "and reported as rolled back, not as done" grep -q "fifo_batch: 16 -> 7 (rolled back)" /tmp/rb2.out
 
 # Two concurrent applies on one disk serialize and agree.
 $S set "$sd" scheduler=mq-deadline >/dev/null
@@ -92,6 +93,19 @@ su -s /bin/sh nobody -c "$S set $sd read_expire=999" >/tmp/np.out 2>&1
 cmp_ok $? -ne 0 "nobody cannot set"
 check "with a clear message" grep -qi 'permission\|root\|privilege' /tmp/np.out
 is "$(knob "$sd" read_expire)" 500 "nothing written by nobody"
+
+# A partition resolves to its disk (libudev: the parent of devtype disk).
+# An MBR with one Linux partition at sector 2048, 4096 sectors long.  Last,
+# as re-reading the partition table revalidates the disk (7.x resets the
+# rotational flag set above).
+printf '\0\0\0\0\203\0\0\0\0\10\0\0\0\20\0\0' | dd of="/dev/$sd" bs=1 seek=446 conv=notrunc 2>/dev/null
+printf '\125\252' | dd of="/dev/$sd" bs=1 seek=510 conv=notrunc 2>/dev/null
+blockdev --rereadpt "/dev/$sd"
+check "partition ${sd}1 appeared" test -e "/sys/class/block/${sd}1"
+is "$($S get -n "${sd}1" scheduler 2>/tmp/part.err | awk '{print $2}')" "$(sched_current "$sd")" "get ${sd}1 reads its disk"
+check "with a note naming the disk" grep -q "${sd}1 is a partition; using its disk $sd" /tmp/part.err
+dd if=/dev/zero of="/dev/$sd" bs=512 count=1 conv=notrunc 2>/dev/null
+blockdev --rereadpt "/dev/$sd"
 
 # reset gives the kernel default back.
 check "reset $sd" $S reset "$sd"

@@ -31,7 +31,9 @@ scsi_disk() {
 check "the package's rule is installed" test -e /usr/lib/udev/rules.d/60-schedctl.rules
 syslogd -O /tmp/syslog
 /lib/systemd/systemd-udevd --daemon --resolve-names=never
-check "udevd is running" udevadm control --ping
+# --daemon returns before the control socket answers: wait up to 5 s
+check "udevd is running" sh -c 'i=0; until udevadm control --ping 2>/dev/null; do
+	i=$((i + 1)); [ $i -lt 50 ] || exit 1; sleep 0.1; done'
 mkdir -p /etc/schedctl.d
 printf '[model:scsi_debug*]\nread_expire = 200\n' >/etc/schedctl.d/50-vm-test.conf
 

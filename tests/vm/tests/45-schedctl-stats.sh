@@ -127,6 +127,14 @@ $S stats "$dev" >/tmp/st.out
 sed -n '1,3p' /tmp/st.out | while IFS= read -r l; do diag "$l"; done
 check "table: header" grep -q '^DEVICE  *SCHED  *COUNTER  *VALUE$' /tmp/st.out
 check "table: dispatched row" grep -q "^$dev  *xdeadline  *dispatched  *$(jval /tmp/st1.json "$dev" dispatched)\$" /tmp/st.out
+# Metrics for scrapers (the format is parsed by a real parser in the unit tests)
+check "stats --openmetrics" sh -c "$S stats --openmetrics $dev >/tmp/st.om"
+check "openmetrics: dispatched counter" grep -q \
+	"^schedctl_dispatched_total{device=\"$dev\",major=\"[0-9]*\",minor=\"[0-9]*\",scheduler=\"xdeadline\"} $(jval /tmp/st1.json "$dev" dispatched)\$" /tmp/st.om
+check "openmetrics: in_flight gauge" grep -q "^# TYPE schedctl_in_flight gauge\$" /tmp/st.om
+is "$(tail -n1 /tmp/st.om)" "# EOF" "openmetrics: ends with # EOF"
+check "stats --prometheus" sh -c "$S stats --prometheus >/tmp/st.prom"
+check "prometheus: TYPE names the _total sample" grep -q "^# TYPE schedctl_dispatched_total counter\$" /tmp/st.prom
 
 # Rates: two reports a second apart while fio does 200 IOPS.
 fio --name=rate --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 --ioengine=psync \
