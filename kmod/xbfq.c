@@ -213,6 +213,7 @@ struct xb_data {
 
 	/* Main lock (irq-safe: completions take it). */
 	spinlock_t lock ____cacheline_aligned_in_smp;
+	struct xsched_cong cong;		/* of lock, under lock */
 	struct list_head dispatch;		/* at-head requests */
 	struct xb_class cls[XB_NR_CLASS];
 	struct xb_queue *in_service;
@@ -1499,30 +1500,38 @@ static void xb_insert_list(struct xb_data *xbd, struct list_head *list,
 	}
 }
 
-static void xb_drain_deferred(struct xb_data *xbd, struct list_head *free,
+/* Sort deferred insertions in; returns true if there were any. */
+static bool xb_drain_deferred(struct xb_data *xbd, struct list_head *free,
 			      u64 now)
 {
 	LIST_HEAD(head);
 	LIST_HEAD(tail);
 
 	if (!xsched_defer_take(&xbd->core, &head, &tail))
-		return;
+		return false;
 	xb_insert_list(xbd, &head, XD_INSERT_FLAGS_HEAD, free, now, true, 0);
 	xb_insert_list(xbd, &tail, XD_INSERT_FLAGS_TAIL, free, now, true, 0);
+	return true;
 }
 
 static void xb_insert_requests(struct blk_mq_hw_ctx *hctx,
 			       struct list_head *list, xd_insert_t flags)
 {
 	struct xb_data *xbd = xb_of(hctx->queue);
+	bool defer = READ_ONCE(xbd->core.defer_insert) &&
+		     xsched_congested(&xbd->core, &xbd->cong);
 	unsigned long irqflags;
+	enum xsched_ins how;
 	LIST_HEAD(free);
 
-	if (!xsched_insert_lock(&xbd->core, &xbd->lock, list,
-				XD_INSERT_AT_HEAD(flags), XB_IRQSAFE,
-				&irqflags))
+	how = xsched_insert_lock(&xbd->core, &xbd->lock, list,
+				 XD_INSERT_AT_HEAD(flags), defer, XB_IRQSAFE,
+				 &irqflags);
+	if (how == XSCHED_INS_DEFERRED)
 		return;
-	xb_drain_deferred(xbd, &free, ktime_get_ns());
+	xsched_cong_sample(&xbd->core, &xbd->cong,
+			   xb_drain_deferred(xbd, &free, ktime_get_ns()) ||
+			   how == XSCHED_INS_WAITED);
 	xb_insert_list(xbd, list, flags, &free, ktime_get_ns(), false,
 		       jiffies);
 	spin_unlock_irqrestore(&xbd->lock, irqflags);
@@ -1546,13 +1555,15 @@ static struct request *xb_pick_more(struct xsched_core *xc)
 static struct request *xb_dispatch_request(struct blk_mq_hw_ctx *hctx)
 {
 	struct xb_data *xbd = xb_of(hctx->queue);
-	bool serialize = READ_ONCE(xbd->core.serialize_dispatch);
+	bool congested = xsched_congested(&xbd->core, &xbd->cong);
+	bool serialize = congested &&
+			 READ_ONCE(xbd->core.serialize_dispatch);
+	bool again = serialize;
 	struct request *rq;
 	unsigned long flags;
+	bool contended;
 	LIST_HEAD(free);
 	int batch;
-
-	bool again = serialize;
 
 retry:
 	if (!xsched_dispatch_begin(&xbd->core, serialize))
@@ -1562,10 +1573,14 @@ retry:
 	if (rq)
 		goto out;
 
-	spin_lock_irqsave(&xbd->lock, flags);
-	xb_drain_deferred(xbd, &free, ktime_get_ns());
+	contended = !spin_trylock_irqsave(&xbd->lock, flags);
+	if (contended)
+		spin_lock_irqsave(&xbd->lock, flags);
+	if (xb_drain_deferred(xbd, &free, ktime_get_ns()))
+		contended = true;
+	xsched_cong_sample(&xbd->core, &xbd->cong, contended);
 	rq = xb_pick(xbd);
-	batch = READ_ONCE(xbd->core.dispatch_batch);
+	batch = congested ? READ_ONCE(xbd->core.dispatch_batch) : 1;
 	if (rq && batch > 1)
 		xsched_ready_fill(&xbd->core, batch, xb_pick_more);
 	spin_unlock_irqrestore(&xbd->lock, flags);
@@ -1815,6 +1830,7 @@ enum xb_knob_id {
 	XB_K_DEFER_INSERT,
 	XB_K_MERGE_SKIP,
 	XB_K_DISPATCH_BATCH,
+	XB_K_CONGESTION_THRESHOLD,
 	XB_K_NR
 };
 
@@ -1873,6 +1889,8 @@ static const struct xb_knob xb_knobs[XB_K_NR] = {
 	XB_KNOB(XB_K_MERGE_SKIP, "merge_skip", core.merge_skip, 0, 1),
 	XB_KNOB(XB_K_DISPATCH_BATCH, "dispatch_batch", core.dispatch_batch,
 		1, XB_MAX_BATCH),
+	XB_KNOB(XB_K_CONGESTION_THRESHOLD, "congestion_threshold",
+		core.congestion_threshold, 0, 100),
 };
 
 /* schedctl_sched_ops wants the names alone; filled from xb_knobs. */
@@ -1944,6 +1962,8 @@ enum xb_counter_id {
 	XB_C_BURSTS_LARGE,
 	XB_C_QUEUES_MERGED,
 	XB_C_QUEUES_SPLIT,
+	XB_C_CONGESTION_PCT,
+	XB_C_CONGESTED,
 	XB_C_NR
 };
 
@@ -1960,7 +1980,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"peak_rate", "merge_skipped", "dispatch_skipped", "deferred",
 	"ready_dispatched", "queue_alloc_failed",
 	"queues", "queues_created", "queues_freed", "bursts_large",
-	"queues_merged", "queues_split",
+	"queues_merged", "queues_split", "congestion_pct", "congested",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -2020,6 +2040,8 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_BURSTS_LARGE] = xbd->bursts_large;
 	v[XB_C_QUEUES_MERGED] = xbd->queues_merged;
 	v[XB_C_QUEUES_SPLIT] = xbd->queues_split;
+	v[XB_C_CONGESTION_PCT] = xsched_cong_pct(&xbd->cong);
+	v[XB_C_CONGESTED] = xsched_congested(&xbd->core, &xbd->cong);
 	spin_unlock_irqrestore(&xbd->hash_lock, flags);
 }
 
@@ -2166,6 +2188,7 @@ XB_KNOB_ATTR(serialize_dispatch, XB_K_SERIALIZE_DISPATCH)
 XB_KNOB_ATTR(defer_insert, XB_K_DEFER_INSERT)
 XB_KNOB_ATTR(merge_skip, XB_K_MERGE_SKIP)
 XB_KNOB_ATTR(dispatch_batch, XB_K_DISPATCH_BATCH)
+XB_KNOB_ATTR(congestion_threshold, XB_K_CONGESTION_THRESHOLD)
 
 #define XB_ATTR(name)		XSCHED_ATTR(xb, name)
 
@@ -2192,6 +2215,7 @@ static XD_ELV_ATTRS_CONST_QUAL struct elv_fs_entry xb_attrs[] = {
 	XB_ATTR(defer_insert),
 	XB_ATTR(merge_skip),
 	XB_ATTR(dispatch_batch),
+	XB_ATTR(congestion_threshold),
 	__ATTR_NULL
 };
 

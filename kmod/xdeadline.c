@@ -9,10 +9,10 @@
  * trees, fifo_batch, writes_starved, front_merges and priority aging.  On
  * top of that, each of these is a sysfs knob:
  *
- *  serialize_dispatch  only one context runs the dispatch logic; the others
- *                      return at once (blk-mq re-runs the queue on
- *                      completion and on its own delayed run, so nothing is
- *                      stranded).
+ *  serialize_dispatch  only one context runs the dispatch logic; has_work
+ *                      tells the others there is nothing for them, and
+ *                      the dispatcher looks again before it stops, so
+ *                      nothing is stranded.
  *  defer_insert        when the scheduler lock is contended, insertions only
  *                      append to a list under a light lock; the dispatcher
  *                      sorts them in.  When the lock is free, requests are
@@ -25,6 +25,11 @@
  *  head_request        C-LOOK: restart a sweep at the lowest sector instead
  *                      of the oldest request when no deadline expired.
  *  zoned_qd1_writes    zoned devices: one write in flight, zone by zone.
+ *  congestion_threshold  serialize_dispatch, defer_insert and dispatch_batch
+ *                      engage only while more than this percentage of the
+ *                      scheduler lock's acquisitions had to wait (EWMA):
+ *                      on a lightly contended lock they only move requests
+ *                      to other CPUs.  0 keeps them always engaged.
  *
  * See man/xdeadline.4 for the knob reference.
  */
@@ -106,6 +111,7 @@ struct xd_data {
 
 	/* Main scheduler lock: sort trees, FIFOs, dispatch state. */
 	spinlock_t lock ____cacheline_aligned_in_smp;
+	struct xsched_cong cong;		/* of lock, under lock */
 	/*
 	 * Requests in the FIFOs (all levels), and the writes among them:
 	 * written under lock, read locklessly by has_work and bio_merge.
@@ -129,6 +135,7 @@ struct xd_data {
 	u64 batches;
 	u64 qd1_waits;
 	u64 zone_boosted;
+	u64 requeued;
 	int qd1_max_in_flight;
 
 	/* Writes in flight under zoned_qd1_writes. */
@@ -553,9 +560,11 @@ static void xd_insert_one(struct xd_data *dd, struct request *rq,
 	 * A requeued request ended the nr_sched_batch round that handed it
 	 * out: the next round must not start with that round's count.
 	 */
-	if (((unsigned long)rq->elv.priv[1] & XD_RQ_DISPATCHED) &&
-	    READ_ONCE(dd->round_last) == rq)
-		cmpxchg(&dd->round_last, rq, NULL);
+	if ((unsigned long)rq->elv.priv[1] & XD_RQ_DISPATCHED) {
+		dd->requeued++;
+		if (READ_ONCE(dd->round_last) == rq)
+			cmpxchg(&dd->round_last, rq, NULL);
+	}
 	rq->elv.priv[1] = NULL;
 #ifdef XD_ZONE_WRITE_LOCK
 	blk_req_zone_write_unlock(rq);
@@ -703,7 +712,9 @@ static bool xd_work_queued(struct xd_data *dd)
 static struct request *xd_dispatch_request(struct blk_mq_hw_ctx *hctx)
 {
 	struct xd_data *dd = xd_of(hctx->queue);
-	bool serialize = READ_ONCE(dd->core.serialize_dispatch);
+	bool congested = xsched_congested(&dd->core, &dd->cong);
+	bool serialize = congested &&
+			 READ_ONCE(dd->core.serialize_dispatch);
 	bool again = serialize;
 	struct request *rq;
 	LIST_HEAD(free);
@@ -735,8 +746,10 @@ retry:
 			spin_lock(&dd->lock);
 		if (xd_drain_deferred(dd, &free))
 			contended = true;
+		xsched_cong_sample(&dd->core, &dd->cong, contended);
 		rq = xd_pick(dd);
-		batch = contended ? READ_ONCE(dd->core.dispatch_batch) : 1;
+		batch = contended && congested ?
+			READ_ONCE(dd->core.dispatch_batch) : 1;
 		if (rq && batch > 1)
 			xsched_ready_fill(&dd->core, batch, xd_pick_more);
 		spin_unlock(&dd->lock);
@@ -760,14 +773,21 @@ static void xd_insert_requests(struct blk_mq_hw_ctx *hctx,
 			       struct list_head *list, xd_insert_t flags)
 {
 	struct xd_data *dd = xd_of(hctx->queue);
+	bool defer = READ_ONCE(dd->core.defer_insert) &&
+		     xsched_congested(&dd->core, &dd->cong);
+	enum xsched_ins how;
 	LIST_HEAD(free);
 
-	if (!xsched_insert_lock(&dd->core, &dd->lock, list,
-				XD_INSERT_AT_HEAD(flags), XD_IRQSAFE, NULL))
+	how = xsched_insert_lock(&dd->core, &dd->lock, list,
+				 XD_INSERT_AT_HEAD(flags), defer, XD_IRQSAFE,
+				 NULL);
+	if (how == XSCHED_INS_DEFERRED)
 		return;
 
 	/* Keep arrival order: earlier deferred requests go in first. */
-	xd_drain_deferred(dd, &free);
+	xsched_cong_sample(&dd->core, &dd->cong,
+			   xd_drain_deferred(dd, &free) ||
+			   how == XSCHED_INS_WAITED);
 	xd_insert_list(dd, list, flags, &free, false, jiffies);
 	spin_unlock(&dd->lock);
 	xd_free_requests(&free);
@@ -916,6 +936,7 @@ enum xd_knob_id {
 	XD_K_NR_SCHED_BATCH,
 	XD_K_HEAD_REQUEST,
 	XD_K_ZONED_QD1_WRITES,
+	XD_K_CONGESTION_THRESHOLD,
 	XD_K_NR
 };
 
@@ -954,6 +975,8 @@ static const struct xd_knob xd_knobs[XD_K_NR] = {
 		.off = offsetof(struct xd_data, zoned_qd1_writes),
 		.min = 0, .max = 1, .zoned_only = true,
 	},
+	XD_KNOB(XD_K_CONGESTION_THRESHOLD, core.congestion_threshold, 0, 100,
+		false),
 };
 
 static const char *const xd_knob_names[XD_K_NR] = {
@@ -973,6 +996,7 @@ static const char *const xd_knob_names[XD_K_NR] = {
 	[XD_K_NR_SCHED_BATCH]		= "nr_sched_batch",
 	[XD_K_HEAD_REQUEST]		= "head_request",
 	[XD_K_ZONED_QD1_WRITES]		= "zoned_qd1_writes",
+	[XD_K_CONGESTION_THRESHOLD]	= "congestion_threshold",
 };
 
 static int *xd_knob_ptr(struct xd_data *dd, unsigned int knob)
@@ -1030,6 +1054,9 @@ enum xd_counter_id {
 	XD_C_QD1_WRITES_IN_FLIGHT,
 	XD_C_QD1_MAX_IN_FLIGHT,
 	XD_C_ZONE_BOOSTED,
+	XD_C_CONGESTION_PCT,
+	XD_C_CONGESTED,
+	XD_C_REQUEUED,
 	XD_C_NR
 };
 
@@ -1045,7 +1072,8 @@ static const char *const xd_counter_names[XD_C_NR] = {
 	"expired_read", "expired_write", "batches",
 	"merge_skipped", "dispatch_skipped", "deferred", "ready_dispatched",
 	"nr_sched_batch_cuts", "qd1_waits", "qd1_writes_in_flight",
-	"qd1_max_in_flight", "zone_boosted",
+	"qd1_max_in_flight", "zone_boosted", "congestion_pct", "congested",
+	"requeued",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -1078,7 +1106,9 @@ static void xd_counters_get(void *priv, u64 *v)
 		v[XD_C_DISPATCHED] += pv[1] + pv[2];
 		v[XD_C_COMPLETED] += pv[3];
 	}
-	v[XD_C_IN_FLIGHT] = v[XD_C_DISPATCHED] - v[XD_C_COMPLETED];
+	/* A requeued request was dispatched twice and completes once. */
+	v[XD_C_IN_FLIGHT] = v[XD_C_DISPATCHED] - v[XD_C_COMPLETED] -
+			    dd->requeued;
 	v[XD_C_MERGED_BIO] = sum.core.bio_merged;
 	v[XD_C_MERGED_INSERT] = dd->insert_merged;
 	v[XD_C_MERGED_REQUEST] = dd->request_merged;
@@ -1094,6 +1124,9 @@ static void xd_counters_get(void *priv, u64 *v)
 	v[XD_C_QD1_WRITES_IN_FLIGHT] = atomic_read(&dd->qd1_writes);
 	v[XD_C_QD1_MAX_IN_FLIGHT] = dd->qd1_max_in_flight;
 	v[XD_C_ZONE_BOOSTED] = dd->zone_boosted;
+	v[XD_C_CONGESTION_PCT] = xsched_cong_pct(&dd->cong);
+	v[XD_C_CONGESTED] = xsched_congested(&dd->core, &dd->cong);
+	v[XD_C_REQUEUED] = dd->requeued;
 	spin_unlock(&dd->lock);
 }
 
@@ -1213,6 +1246,7 @@ XD_KNOB_ATTR(head_request, XD_K_HEAD_REQUEST)
 XD_KNOB_ATTR(async_depth, XD_K_ASYNC_DEPTH)
 #endif
 XD_KNOB_ATTR(zoned_qd1_writes, XD_K_ZONED_QD1_WRITES)
+XD_KNOB_ATTR(congestion_threshold, XD_K_CONGESTION_THRESHOLD)
 
 #define XD_ATTR(name)		XSCHED_ATTR(xd, name)
 
@@ -1233,6 +1267,7 @@ static XD_ELV_ATTRS_CONST_QUAL struct elv_fs_entry xd_attrs[] = {
 	XD_ATTR(nr_sched_batch),
 	XD_ATTR(head_request),
 	XD_ATTR(zoned_qd1_writes),
+	XD_ATTR(congestion_threshold),
 	__ATTR_NULL
 };
 

@@ -19,6 +19,11 @@
  *    request_merge.
  *  - dispatch_batch: xsched_ready_fill() and xsched_ready_pop(), the ready
  *    list handed out without the scheduler lock.
+ *  - congestion: how often the scheduler lock had to be waited for
+ *    (xsched_cong_sample()); serialized dispatch, deferred insertion and
+ *    batch dispatch engage only while it is above congestion_threshold
+ *    (xsched_congested()), because on a lightly contended lock each of
+ *    them moves requests to another CPU and costs more than it saves.
  *  - async_depth: the limit_depth, depth_updated and init_hctx ops.
  *  - init_sched, sysfs knob show/store and counter summing boilerplate.
  *
@@ -65,6 +70,7 @@ struct xsched_core {
 	int defer_insert;
 	int merge_skip;
 	int dispatch_batch;
+	int congestion_threshold;	/* percent; 0: always engaged */
 
 	/* Dispatch serialization. */
 	unsigned long run_state ____cacheline_aligned_in_smp;
@@ -81,6 +87,22 @@ struct xsched_core {
 
 /* Bits of xsched_core.run_state. */
 enum { XSCHED_DISPATCHING };
+
+/*
+ * Congestion of a scheduler lock: an EWMA (weight 1/16) of the lock's
+ * acquisitions by insertion and dispatch that found it held, 0 (none) to
+ * XSCHED_CONG_ONE (all).  Kept by each scheduler on its lock's cache line
+ * and written only under that lock.
+ */
+#define XSCHED_CONG_SHIFT	4
+#define XSCHED_CONG_ONE		1024
+/* Default congestion_threshold, percent of acquisitions that waited. */
+#define XSCHED_CONG_THRESHOLD	50
+
+struct xsched_cong {
+	int level;
+	bool on;	/* above the threshold; off again below half of it */
+};
 
 /* The core of the scheduler attached to @q. */
 static inline struct xsched_core *xsched_of(struct request_queue *q)
@@ -107,6 +129,7 @@ static inline void xsched_core_init(struct xsched_core *xc,
 	xc->defer_insert = 1;
 	xc->merge_skip = 1;
 	xc->dispatch_batch = dispatch_batch;
+	xc->congestion_threshold = XSCHED_CONG_THRESHOLD;
 }
 
 /* Nothing on the ready or deferred lists (for exit_sched's checks). */
@@ -150,6 +173,37 @@ static __always_inline void xsched_unlock(spinlock_t *lock, bool irqsafe,
 		spin_unlock_irqrestore(lock, *flags);
 	else
 		spin_unlock(lock);
+}
+
+/* ---- congestion --------------------------------------------------------- */
+
+/* Under the scheduler lock: one more acquisition, that @waited or not. */
+static inline void xsched_cong_sample(struct xsched_core *xc,
+				      struct xsched_cong *cg, bool waited)
+{
+	int on = READ_ONCE(xc->congestion_threshold) * XSCHED_CONG_ONE / 100;
+	int level = cg->level - (cg->level >> XSCHED_CONG_SHIFT);
+
+	if (waited)
+		level += XSCHED_CONG_ONE >> XSCHED_CONG_SHIFT;
+	cg->level = level;
+	if (level > on)
+		WRITE_ONCE(cg->on, true);
+	else if (level <= on / 2)
+		WRITE_ONCE(cg->on, false);
+}
+
+/* Do the scalability paths engage?  Lockless. */
+static __always_inline bool xsched_congested(struct xsched_core *xc,
+					     struct xsched_cong *cg)
+{
+	return !READ_ONCE(xc->congestion_threshold) || READ_ONCE(cg->on);
+}
+
+/* The congestion as a percentage, for the counters. */
+static inline u64 xsched_cong_pct(struct xsched_cong *cg)
+{
+	return (u64)READ_ONCE(cg->level) * 100 / XSCHED_CONG_ONE;
 }
 
 /* ---- serialize_dispatch ---------------------------------------------- */
@@ -209,41 +263,46 @@ static inline void xsched_dispatch_recheck(bool serialize)
 
 /* ---- defer_insert ----------------------------------------------------- */
 
+/* What xsched_insert_lock() did. */
+enum xsched_ins {
+	XSCHED_INS_LOCKED,	/* took the lock at once */
+	XSCHED_INS_WAITED,	/* took the lock after waiting for it */
+	XSCHED_INS_DEFERRED,	/* queued @list instead: lock not held */
+};
+
 /*
- * Start inserting @list: take @lock, the scheduler lock, and return true.
- * With defer_insert set and @lock contended, stamp each request with its
- * arrival time (jiffies in fifo_time, where deferred requests carry it)
- * and queue @list for the dispatcher to sort in instead, and return false:
- * @lock is not held then.  @flags holds the saved irq state if @irqsafe
- * (else unused, may be NULL).
+ * Start inserting @list: take @lock, the scheduler lock.  With @defer
+ * (defer_insert, engaged) and @lock held elsewhere, stamp each request
+ * with its arrival time (jiffies in fifo_time, where deferred requests
+ * carry it) and queue @list for the dispatcher to sort in instead.
+ * @flags holds the saved irq state if @irqsafe (else unused, may be NULL).
  */
-static __always_inline bool xsched_insert_lock(struct xsched_core *xc,
-					       spinlock_t *lock,
-					       struct list_head *list,
-					       bool at_head, bool irqsafe,
-					       unsigned long *flags)
+static __always_inline enum xsched_ins
+xsched_insert_lock(struct xsched_core *xc, spinlock_t *lock,
+		   struct list_head *list, bool at_head, bool defer,
+		   bool irqsafe, unsigned long *flags)
 {
 	unsigned long now;
 	struct request *rq;
 	u64 n = 0;
 
-	if (!READ_ONCE(xc->defer_insert)) {
+	if (xsched_trylock(lock, irqsafe, flags))
+		return XSCHED_INS_LOCKED;
+	if (!defer) {
 		xsched_lock(lock, irqsafe, flags);
-	} else if (!xsched_trylock(lock, irqsafe, flags)) {
-		/* Contended: queue for the dispatcher to sort in. */
-		now = jiffies;
-		list_for_each_entry(rq, list, queuelist) {
-			rq->fifo_time = now;
-			n++;
-		}
-		xsched_lock(&xc->insert_lock, irqsafe, flags);
-		list_splice_tail_init(list, at_head ? &xc->ins_head :
-					    &xc->ins_tail);
-		xsched_unlock(&xc->insert_lock, irqsafe, flags);
-		this_cpu_add(xc->pcpu->deferred, n);
-		return false;
+		return XSCHED_INS_WAITED;
 	}
-	return true;
+	/* Contended: queue for the dispatcher to sort in. */
+	now = jiffies;
+	list_for_each_entry(rq, list, queuelist) {
+		rq->fifo_time = now;
+		n++;
+	}
+	xsched_lock(&xc->insert_lock, irqsafe, flags);
+	list_splice_tail_init(list, at_head ? &xc->ins_head : &xc->ins_tail);
+	xsched_unlock(&xc->insert_lock, irqsafe, flags);
+	this_cpu_add(xc->pcpu->deferred, n);
+	return XSCHED_INS_DEFERRED;
 }
 
 /*

@@ -11,9 +11,18 @@
 
 bool sc_stats_is_gauge(const char *name)
 {
+	/* Levels, not counts of events: shown as they are, not as rates. */
+	static const char *const levels[] = {
+		"congestion_pct", "congested",		/* both schedulers */
+		"queued", "queues", "active_queues",	/* xbfq */
+		"peak_rate", "auto_max_budget",
+	};
 	size_t n = strlen(name), k = strlen("in_flight");
 
-	/* xdeadline: in_flight, qd1_writes_in_flight, qd1_max_in_flight */
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+		if (!strcmp(name, levels[i]))
+			return true;
+	/* in_flight, qd1_writes_in_flight, qd1_max_in_flight */
 	return n >= k && !strcmp(name + n - k, "in_flight");
 }
 

@@ -135,6 +135,10 @@ MODULE_PARM_DESC(conv_zones, "Conventional zones at LBA 0 (default 4)");
 static bool zero_reads = true;
 module_param(zero_reads, bool, 0444);
 MODULE_PARM_DESC(zero_reads, "Zero the buffers of reads (default on)");
+static unsigned int requeue_every;
+module_param(requeue_every, uint, 0644);
+MODULE_PARM_DESC(requeue_every,
+		 "Hand every Nth read or write back to blk-mq to requeue, before it reaches the model; disks that are not zoned (default 0: never)");
 
 enum sd_kind { SD_READ, SD_WRITE, SD_FLUSH };
 
@@ -175,6 +179,7 @@ struct sd_stats {
 	u64 cache_writes, cache_waits;
 	u64 zone_resets, zone_opens, zone_closes, zone_finishes;
 	u64 zone_appends, zone_write_errors;
+	u64 requeues;
 };
 
 struct sd_dev {
@@ -183,6 +188,7 @@ struct sd_dev {
 	struct gendisk *disk;
 	struct dentry *dbg;
 	bool dying;
+	u64 requeue_seq;		/* reads and writes seen, for requeue_every */
 
 	/* geometry */
 	sector_t capacity;
@@ -743,6 +749,23 @@ static int sd_init_zones(struct sd_dev *dev)
 
 /* ---- blk-mq ------------------------------------------------------------ */
 
+/* requeue_every: is this read or write the one to hand back? */
+static bool sd_requeue_this(struct sd_dev *dev, enum req_op op)
+{
+	unsigned int every = READ_ONCE(requeue_every);
+	unsigned long flags;
+	bool requeue;
+
+	if (!every || dev->zones || (op != REQ_OP_READ && op != REQ_OP_WRITE))
+		return false;
+	spin_lock_irqsave(&dev->lock, flags);
+	requeue = ++dev->requeue_seq % every == 0;
+	if (requeue)
+		dev->st.requeues++;
+	spin_unlock_irqrestore(&dev->lock, flags);
+	return requeue;
+}
+
 static blk_status_t sd_queue_rq(struct blk_mq_hw_ctx *hctx,
 				const struct blk_mq_queue_data *bd)
 {
@@ -756,6 +779,10 @@ static blk_status_t sd_queue_rq(struct blk_mq_hw_ctx *hctx,
 	u64 now;
 
 	blk_mq_start_request(rq);
+	if (sd_requeue_this(dev, op)) {
+		blk_mq_requeue_request(rq, true);
+		return BLK_STS_OK;
+	}
 	INIT_LIST_HEAD(&c->node);
 	c->rq = rq;
 	c->sector = blk_rq_pos(rq);
@@ -896,6 +923,7 @@ static int sd_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "zone_finishes %llu\n", s.zone_finishes);
 	seq_printf(m, "zone_appends %llu\n", s.zone_appends);
 	seq_printf(m, "zone_write_errors %llu\n", s.zone_write_errors);
+	seq_printf(m, "requeues %llu\n", s.requeues);
 	return 0;
 }
 

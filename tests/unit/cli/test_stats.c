@@ -163,6 +163,10 @@ START_TEST(gauges_and_rate_format)
 	ck_assert(sc_stats_is_gauge("in_flight"));
 	ck_assert(sc_stats_is_gauge("qd1_writes_in_flight"));
 	ck_assert(sc_stats_is_gauge("qd1_max_in_flight"));
+	ck_assert(sc_stats_is_gauge("congestion_pct"));
+	ck_assert(sc_stats_is_gauge("congested"));
+	ck_assert(sc_stats_is_gauge("active_queues"));
+	ck_assert(!sc_stats_is_gauge("queues_created"));
 	ck_assert(!sc_stats_is_gauge("dispatched"));
 	ck_assert(!sc_stats_is_gauge("flight"));
 	sc_stats_fmt_rate(1024, buf, sizeof(buf));
