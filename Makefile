@@ -19,6 +19,10 @@
 #   make deb / make rpm  build the packages into build/deb, build/rpm
 #   make bench           the benchmarks (KERNEL=7.x), not part of check;
 #                        SVG charts in build/bench/charts-KERNEL/
+#   make bench-icount    instructions per I/O under -icount and the lock
+#                        model (KERNELS, default all three)
+#   make bench-mttcg     two CPUs in parallel, multi-threaded TCG (KERNELS,
+#                        default 7.x 6.1; an idle host)
 #   make bench-bundle    a self-contained archive for many-core hosts
 #
 # Downloads and build roots are cached in $(SCHEDCTL_CACHE), never here.
@@ -103,6 +107,12 @@ bench: deps
 	bench/run.sh $(KERNEL)
 	bench/plot.py build/bench/$(KERNEL).json --out build/bench/charts-$(KERNEL)
 
+bench-icount: deps
+	bench/icount.sh $(KERNELS)
+
+bench-mttcg: deps
+	bench/mttcg.sh $(if $(filter command line,$(origin KERNELS)),$(KERNELS),7.x 6.1)
+
 bench-selftest: deps
 	bench/selftest.sh $(KERNEL)
 
@@ -114,4 +124,4 @@ clean:
 	-$(MAKE) -C kmod clean KVER=$(KVER) 2>/dev/null
 
 .PHONY: all modules deps check check-unit check-packaging check-vm demo cli install uninstall \
-	dist deb rpm bench bench-selftest bench-bundle clean
+	dist deb rpm bench bench-icount bench-mttcg bench-selftest bench-bundle clean

@@ -49,6 +49,8 @@ nruns=$((nsched * repeats * (3 * $(echo " $workloads " | grep -c ' seed000 ') +
 nsmr=$((nsched * repeats * 4 * $(echo " $workloads " | grep -c ' smr ')))
 timeout_s=${VM_TIMEOUT:-$((300 + nruns * (runtime + ramp + 8) + nsmr * 10))}
 append="bench.scheds=$(echo $scheds | tr ' ' /) bench.workloads=$(echo $workloads | tr ' ' /)"
+# The whole benchmark is one guest "test": its watchdog gets the boot's limit.
+append="$append xd.test_timeout=$timeout_s"
 append="$append bench.runtime=$runtime bench.repeats=$repeats bench.ramp=$ramp"
 [ -z "${JOBS:-}" ] || append="$append bench.jobs=$JOBS"
 [ -z "${HDD_JOBS:-}" ] || append="$append bench.hddjobs=$HDD_JOBS"

@@ -89,15 +89,18 @@ struct xsched_core {
 enum { XSCHED_DISPATCHING };
 
 /*
- * Congestion of a scheduler lock: an EWMA (weight 1/16) of the lock's
+ * Congestion of a scheduler lock: an EWMA (weight 1/256) of the lock's
  * acquisitions by insertion and dispatch that found it held, 0 (none) to
  * XSCHED_CONG_ONE (all).  Kept by each scheduler on its lock's cache line
- * and written only under that lock.
+ * and written only under that lock.  A slow average: under virtualization
+ * a preempted lock holder makes short bursts of waits (with weight 1/16,
+ * two CPUs waiting 5% of the time crossed 50% often enough to engage the
+ * paths for a tenth of their requests).
  */
-#define XSCHED_CONG_SHIFT	4
-#define XSCHED_CONG_ONE		1024
+#define XSCHED_CONG_SHIFT	8
+#define XSCHED_CONG_ONE		(1 << 16)
 /* Default congestion_threshold, percent of acquisitions that waited. */
-#define XSCHED_CONG_THRESHOLD	50
+#define XSCHED_CONG_THRESHOLD	75
 
 struct xsched_cong {
 	int level;

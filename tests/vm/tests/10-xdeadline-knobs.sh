@@ -31,7 +31,7 @@ knobs_test() {
 	is "$(knob "$d" nr_sched_batch)" 0 "$d: nr_sched_batch default"
 	is "$(knob "$d" head_request)" 0 "$d: head_request default"
 	is "$(knob "$d" zoned_qd1_writes)" 0 "$d: zoned_qd1_writes off (not zoned)"
-	is "$(knob "$d" congestion_threshold)" 50 "$d: congestion_threshold default 50"
+	is "$(knob "$d" congestion_threshold)" 75 "$d: congestion_threshold default 75"
 	knob_case "$d" read_expire 200 abc -1 3600001 ""
 	knob_case "$d" write_expire 1000 1e3 -5
 	knob_case "$d" prio_aging_expire 4000 x

@@ -13,7 +13,7 @@ integrity_settings "$dev" "serialize_dispatch=1 defer_insert=1 merge_skip=1 \
 	dispatch_batch=8 nr_sched_batch=0 head_request=0 fifo_batch=16 \
 	congestion_threshold=0" 4k \
 	"engaged" \
-	"adaptive congestion_threshold=50" \
+	"adaptive congestion_threshold=75" \
 	"unserialized serialize_dispatch=0 defer_insert=0 merge_skip=0 dispatch_batch=1" \
 	"round-of-1 nr_sched_batch=1" \
 	"c-look head_request=1 fifo_batch=1" \

@@ -11,7 +11,7 @@ K=/sys/block/$dev/queue/iosched
 # BFQ-compatible defaults.
 for kv in slice_idle=8 slice_idle_us=8000 low_latency=1 timeout_sync=125 \
 	max_budget=0 strict_guarantees=0 back_seek_max=16384 back_seek_penalty=2 \
-	fifo_expire_sync=125 fifo_expire_async=250 congestion_threshold=50; do
+	fifo_expire_sync=125 fifo_expire_async=250 congestion_threshold=75; do
 	is "$(cat "$K/${kv%%=*}" 2>/dev/null)" "${kv#*=}" "default ${kv%%=*}"
 done
 # Invalid values are refused and keep the old value.
@@ -40,7 +40,7 @@ integrity_settings "$dev" "serialize_dispatch=1 defer_insert=1 merge_skip=1 \
 	dispatch_batch=1 slice_idle=8 strict_guarantees=0 low_latency=1 \
 	injection=1 max_budget=0 congestion_threshold=0" 16k \
 	"engaged" \
-	"adaptive congestion_threshold=50" \
+	"adaptive congestion_threshold=75" \
 	"unserialized serialize_dispatch=0 defer_insert=0 merge_skip=0" \
 	"batches dispatch_batch=16" \
 	"strict strict_guarantees=1 low_latency=0" \
