@@ -79,6 +79,7 @@ static const char *const xd_dir_name[2] = { "read", "write" };
 struct xd_pcpu_stats {
 	struct xsched_pcpu_stats core;
 	u64 completed[XD_NR_PRIO];	/* dispatched, then completed */
+	u64 qd1_holds;			/* has_work: writes held back */
 	u64 nr_sched_batch_cuts;
 };
 
@@ -706,7 +707,10 @@ static bool xd_work_queued(struct xd_data *dd)
 	 * check is seen there if this misses the completion.
 	 */
 	smp_mb();
-	return !atomic_read(&dd->qd1_writes);
+	if (!atomic_read(&dd->qd1_writes))
+		return true;
+	this_cpu_inc(dd->pcpu->qd1_holds);
+	return false;
 }
 
 static struct request *xd_dispatch_request(struct blk_mq_hw_ctx *hctx)
@@ -1090,6 +1094,7 @@ static void xd_counters_get(void *priv, u64 *v)
 			sum.completed[p] += s->completed[p];
 		xsched_pcpu_add(&sum.core, &s->core);
 		sum.nr_sched_batch_cuts += s->nr_sched_batch_cuts;
+		sum.qd1_holds += s->qd1_holds;
 	}
 
 	memset(v, 0, XD_C_NR * sizeof(*v));
@@ -1120,7 +1125,8 @@ static void xd_counters_get(void *priv, u64 *v)
 	v[XD_C_DEFERRED] = sum.core.deferred;
 	v[XD_C_READY_DISPATCHED] = sum.core.ready_dispatched;
 	v[XD_C_NR_SCHED_BATCH_CUTS] = sum.nr_sched_batch_cuts;
-	v[XD_C_QD1_WAITS] = dd->qd1_waits;
+	/* held back at dispatch, or reported as no work for them */
+	v[XD_C_QD1_WAITS] = dd->qd1_waits + sum.qd1_holds;
 	v[XD_C_QD1_WRITES_IN_FLIGHT] = atomic_read(&dd->qd1_writes);
 	v[XD_C_QD1_MAX_IN_FLIGHT] = dd->qd1_max_in_flight;
 	v[XD_C_ZONE_BOOSTED] = dd->zone_boosted;
