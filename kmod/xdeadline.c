@@ -265,10 +265,19 @@ static bool xd_zoned_write(struct xd_data *dd, struct request *rq)
 	return dd->zoned && rq_data_dir(rq) == WRITE;
 }
 
+/* The lowest queued write of level @pp in @zone, or NULL. */
+static struct request *xd_level_zone_first(struct xd_data *dd,
+					   struct xd_per_prio *pp, u64 zone)
+{
+	sector_t start = zone << ilog2(xd_zone_sectors(dd->q));
+	struct request *rq = xd_from_pos(pp, WRITE, start);
+
+	return rq && xd_zone_of(dd, rq) == zone ? rq : NULL;
+}
+
 /* The lowest queued write of @zone, of any priority, or NULL. */
 static struct request *xd_zone_head(struct xd_data *dd, u64 zone)
 {
-	sector_t start = zone << ilog2(xd_zone_sectors(dd->q));
 	struct request *rq, *head = NULL;
 	int p;
 
@@ -276,9 +285,8 @@ static struct request *xd_zone_head(struct xd_data *dd, u64 zone)
 		/* Only best-effort I/O so far: one level to look at. */
 		if (!dd->mixed_prio && p != XD_BE)
 			continue;
-		rq = xd_from_pos(&dd->per_prio[p], WRITE, start);
-		if (rq && xd_zone_of(dd, rq) == zone &&
-		    (!head || blk_rq_pos(rq) < blk_rq_pos(head)))
+		rq = xd_level_zone_first(dd, &dd->per_prio[p], zone);
+		if (rq && (!head || blk_rq_pos(rq) < blk_rq_pos(head)))
 			head = rq;
 	}
 	return head;
@@ -310,10 +318,8 @@ static struct request *xd_qd1_pick(struct xd_data *dd, struct xd_per_prio *pp)
 	if (atomic_read(&dd->qd1_writes))
 		return NULL;
 	if (dd->qd1_zone_valid) {
-		sector_t start = dd->qd1_zone << ilog2(xd_zone_sectors(dd->q));
-
-		rq = xd_from_pos(pp, WRITE, start);
-		if (rq && xd_zone_of(dd, rq) == dd->qd1_zone)
+		rq = xd_level_zone_first(dd, pp, dd->qd1_zone);
+		if (rq)
 			return xd_zone_write(dd, rq);
 	}
 	rq = xd_fifo_head(pp, WRITE);

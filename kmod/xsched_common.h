@@ -142,12 +142,17 @@ static inline bool xsched_core_empty(struct xsched_core *xc)
 	       list_empty(&xc->ins_tail);
 }
 
+/* Deferred insertions waiting?  Lockless. */
+static __always_inline bool xsched_defer_pending(struct xsched_core *xc)
+{
+	return !list_empty_careful(&xc->ins_head) ||
+	       !list_empty_careful(&xc->ins_tail);
+}
+
 /* Requests on the ready or deferred lists?  Lockless, for has_work. */
 static inline bool xsched_has_pending(struct xsched_core *xc)
 {
-	return !list_empty_careful(&xc->ready) ||
-	       !list_empty_careful(&xc->ins_head) ||
-	       !list_empty_careful(&xc->ins_tail);
+	return !list_empty_careful(&xc->ready) || xsched_defer_pending(xc);
 }
 
 /* ---- locks, irq-safe or not ------------------------------------------ */
@@ -313,11 +318,6 @@ xsched_insert_lock(struct xsched_core *xc, spinlock_t *lock,
  * caller holds the scheduler lock and sorts them in, @head first.  Returns
  * true if there were any.
  */
-static __always_inline bool xsched_defer_pending(struct xsched_core *xc)
-{
-	return !list_empty_careful(&xc->ins_head) ||
-	       !list_empty_careful(&xc->ins_tail);
-}
 
 static inline bool xsched_defer_take(struct xsched_core *xc,
 				     struct list_head *head,
