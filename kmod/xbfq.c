@@ -237,7 +237,7 @@ struct xb_data {
 	u64 dispatched[XB_NR_CLASS];
 	u64 completed[XB_NR_CLASS];
 	u64 expired[XB_NR_EXP];
-	u64 insert_merged, request_merged;
+	u64 insert_merged, request_merged, requeued;
 	u64 idle_armed, injected, wr_interactive, wr_softrt;
 	u64 fifo_expired, back_seeks;
 
@@ -1394,6 +1394,7 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 		xbd->inflight--;
 		if (xq->cls != XB_IDLE)
 			xbd->nonidle_inflight--;
+		xbd->requeued++;
 	}
 	rq->elv.priv[1] = NULL;
 
@@ -1409,12 +1410,14 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 	if (!(state & XB_RQ_DISPATCHED) && !XD_INSERT_AT_HEAD(flags))
 		xq = xb_coop_redirect(xbd, xq, rq, now);
 
+	/* Counted once, merged at insertion or not; requeues are not new. */
+	if (!(state & XB_RQ_DISPATCHED))
+		xbd->inserted[xq->cls]++;
 	if (blk_mq_sched_try_insert_merge(q, rq, free)) {
 		xbd->insert_merged++;
 		xb_update_active(xbd, xq);
 		return;
 	}
-	xbd->inserted[xq->cls]++;
 	xbd->nr_queued++;
 
 	if (XD_INSERT_AT_HEAD(flags)) {
@@ -1692,7 +1695,6 @@ static void xb_requests_merged(struct request_queue *q, struct request *req,
 	struct xb_queue *xq = xb_rq_queue(next);
 
 	lockdep_assert_held(&xbd->lock);
-	xbd->request_merged++;
 	/* The merged request inherits the earlier deadline. */
 	if (!list_empty(&req->queuelist) && !list_empty(&next->queuelist) &&
 	    xb_rq_queue(req) == xq &&
@@ -1703,7 +1705,8 @@ static void xb_requests_merged(struct request_queue *q, struct request *req,
 	}
 	/* Only a request already queued here is in our structures. */
 	if (!((unsigned long)next->elv.priv[1] & XB_RQ_QUEUED))
-		return;
+		return;		/* merged at insertion: insert_merged */
+	xbd->request_merged++;
 	xb_del_rq(xbd, xq, next);
 	if (!xq->queued && xq->busy && xbd->in_service != xq) {
 		xb_deactivate(xbd, xq);
@@ -1964,6 +1967,7 @@ enum xb_counter_id {
 	XB_C_QUEUES_SPLIT,
 	XB_C_CONGESTION_PCT,
 	XB_C_CONGESTED,
+	XB_C_REQUEUED,
 	XB_C_NR
 };
 
@@ -1981,6 +1985,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"ready_dispatched", "queue_alloc_failed",
 	"queues", "queues_created", "queues_freed", "bursts_large",
 	"queues_merged", "queues_split", "congestion_pct", "congested",
+	"requeued",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -2042,6 +2047,7 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_QUEUES_SPLIT] = xbd->queues_split;
 	v[XB_C_CONGESTION_PCT] = xsched_cong_pct(&xbd->cong);
 	v[XB_C_CONGESTED] = xsched_congested(&xbd->core, &xbd->cong);
+	v[XB_C_REQUEUED] = xbd->requeued;
 	spin_unlock_irqrestore(&xbd->hash_lock, flags);
 }
 

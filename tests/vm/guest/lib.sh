@@ -142,8 +142,16 @@ integrity_settings() {
 # (debugfs) balance: nothing in flight, every dispatched request completed;
 # and the sequential writes were merged and went through the ready list.
 integrity_balance() {
-	is "$(xd_stat "$1" in_flight)" 0 "nothing left in flight"
-	is "$(xd_stat "$1" dispatched)" "$(xd_stat "$1" completed)" "dispatched equals completed"
-	cmp_ok "$(xd_stat "$1" merged_bio)" -gt 0 "sequential writes were merged"
-	cmp_ok "$(xd_stat "$1" ready_dispatched)" -gt 0 "the ready list (dispatch_batch) was used"
+	local d=$1 requeued
+	is "$(xd_stat "$d" in_flight)" 0 "nothing left in flight"
+	is "$(xd_stat "$d" dispatched)" "$(xd_stat "$d" completed)" "dispatched equals completed"
+	# Every inserted request was dispatched once or merged away (xbfq
+	# counts no requeues).
+	requeued=$(xd_stat "$d" requeued)
+	is "$(xd_stat "$d" inserted)" \
+		"$(($(xd_stat "$d" dispatched) - ${requeued:-0} + \
+		$(xd_stat "$d" merged_insert) + $(xd_stat "$d" merged_request)))" \
+		"inserted = dispatched - requeued + merged at insertion + merged queued"
+	cmp_ok "$(xd_stat "$d" merged_bio)" -gt 0 "sequential writes were merged"
+	cmp_ok "$(xd_stat "$d" ready_dispatched)" -gt 0 "the ready list (dispatch_batch) was used"
 }
