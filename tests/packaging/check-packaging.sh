@@ -51,7 +51,8 @@ t "no linux-source package is installed" sh -c "! dpkg -l 'linux-source*' 2>/dev
 # down through apt, dpkg and dkms to kmod/Makefile) stands in for the
 # /boot/vmlinuz-<release> a real system has.
 t "apt installs the built .debs (DKMS builds for $KREL)" env DEBIAN_FRONTEND=noninteractive BTF="$VMLINUZ" \
-	apt-get install -y -q --no-install-recommends $(for d in $debs; do echo "./$d"; done)
+	apt-get install -y -q -o DPkg::Lock::Timeout=300 --no-install-recommends \
+	$(for d in $debs; do echo "./$d"; done)
 for f in /usr/sbin/schedctl /usr/lib/udev/rules.d/60-schedctl.rules \
 	/usr/lib/schedctl/schedctl.conf /etc/schedctl.conf \
 	/usr/share/man/man8/schedctl.8.gz /usr/share/man/man5/schedctl.conf.5.gz \
@@ -64,7 +65,9 @@ t "dkms knows schedctl/$ver" sh -c "dkms status schedctl | grep -q '$ver'"
 t "dkms builds the modules for $KREL from headers and BTF" \
 	env BTF="$VMLINUZ" dkms build -m schedctl -v "$ver" -k "$KREL" --force
 t "dkms built xdeadline.ko" test -e "/var/lib/dkms/schedctl/$ver/$KREL/x86_64/module/xdeadline.ko"
-t "dpkg --purge removes both packages" dpkg --purge schedctl schedctl-dkms
+# apt waits for a dpkg lock that another apt on the host holds; dpkg fails.
+t "apt-get purge removes both packages" env DEBIAN_FRONTEND=noninteractive \
+	apt-get purge -y -q -o DPkg::Lock::Timeout=300 schedctl schedctl-dkms
 for f in /usr/sbin/schedctl /usr/lib/udev/rules.d/60-schedctl.rules /usr/lib/schedctl \
 	/etc/schedctl.conf /etc/schedctl.d /usr/src/schedctl-"$ver" /var/lib/dkms/schedctl; do
 	t "purged: $f is gone" test ! -e "$f"
