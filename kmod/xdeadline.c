@@ -81,6 +81,8 @@ struct xd_pcpu_stats {
 	u64 completed[XD_NR_PRIO];	/* dispatched, then completed */
 	u64 qd1_holds;			/* has_work: writes held back */
 	u64 nr_sched_batch_cuts;
+	u64 parked;			/* local_dispatch: best-effort */
+	u64 local_dispatched[2];	/* parked, then dispatched here */
 };
 
 struct xd_per_prio {
@@ -553,7 +555,7 @@ static void xd_insert_one(struct xd_data *dd, struct request *rq,
 	lockdep_assert_held(&dd->lock);
 
 	if (p != XD_BE)
-		dd->mixed_prio = true;
+		WRITE_ONCE(dd->mixed_prio, true);
 	/* A requeued request was counted when first inserted... */
 	if (!rq->elv.priv[0])
 		pp->inserted++;
@@ -691,6 +693,75 @@ static struct request *xd_pick_more(struct xsched_core *xc)
 }
 
 /*
+ * local_dispatch: with nothing queued here to order it against, a
+ * best-effort insertion is parked on its CPU, whose dispatch, which blk-mq
+ * runs next, hands it out without the scheduler lock: the request
+ * mq-deadline would dispatch next anyway, without the lock round trips
+ * and without moving it to another CPU.  At-head and requeued requests,
+ * other priority classes, zoned writes and nr_sched_batch rounds take the
+ * scheduler's path.  Returns true if @list was parked.
+ */
+static bool xd_may_park(struct xd_data *dd, struct list_head *list,
+			xd_insert_t flags)
+{
+	struct xd_per_prio *pp = &dd->per_prio[XD_BE];
+	unsigned long now = jiffies;
+	unsigned int nr = 0;
+	struct request *rq;
+
+	if (!READ_ONCE(dd->core.local_dispatch) || XD_INSERT_AT_HEAD(flags) ||
+	    READ_ONCE(dd->mixed_prio) || READ_ONCE(dd->nr_sched_batch) ||
+	    READ_ONCE(dd->nr_sorted) || xsched_has_pending(&dd->core) ||
+	    !list_empty_careful(&dd->dispatch))
+		return false;
+	list_for_each_entry(rq, list, queuelist) {
+		if (rq->elv.priv[0] || xd_rq_prio(rq) != XD_BE ||
+		    (dd->zoned && rq_data_dir(rq) == WRITE))
+			return false;
+		nr++;
+	}
+	/* Counted as inserted once parked; arrival for a later sort-in. */
+	list_for_each_entry(rq, list, queuelist) {
+		rq->elv.priv[0] = pp;
+		rq->fifo_time = now;
+	}
+	if (xsched_local_park(&dd->core, list, nr)) {
+		this_cpu_add(dd->pcpu->parked, nr);
+		return true;
+	}
+	list_for_each_entry(rq, list, queuelist)
+		rq->elv.priv[0] = NULL;
+	return false;
+}
+
+/* A parked request handed out by its own CPU. */
+static struct request *xd_start_parked(struct xd_data *dd, struct request *rq)
+{
+	struct xd_per_prio *pp = rq->elv.priv[0];
+	unsigned long state = XD_RQ_DISPATCHED;
+
+	this_cpu_inc(dd->pcpu->local_dispatched[rq_data_dir(rq)]);
+	if (READ_ONCE(dd->mixed_prio)) {
+		atomic_inc(&pp->in_flight);
+		state |= XD_RQ_IN_FLIGHT;
+	}
+	rq->elv.priv[1] = (void *)state;
+	rq->rq_flags |= RQF_STARTED;
+	return rq;
+}
+
+/* Sort every CPU's parked requests in, each at its arrival time. */
+static void xd_take_parked(struct xd_data *dd, struct list_head *free)
+{
+	LIST_HEAD(list);
+
+	lockdep_assert_held(&dd->lock);
+	if (xsched_local_pending(&dd->core) &&
+	    xsched_local_take(&dd->core, &list))
+		xd_insert_list(dd, &list, XD_INSERT_FLAGS_TAIL, free, true, 0);
+}
+
+/*
  * Anything to dispatch?  Lockless, for has_work and the dispatcher's last
  * look: deferred or ready requests, at-head ones, or sorted ones, unless
  * those are only writes held back by zoned_qd1_writes.
@@ -699,7 +770,8 @@ static bool xd_work_queued(struct xd_data *dd)
 {
 	unsigned int n;
 
-	if (xsched_has_pending(&dd->core) || !list_empty_careful(&dd->dispatch))
+	if (xsched_has_pending(&dd->core) || xsched_local_pending(&dd->core) ||
+	    !list_empty_careful(&dd->dispatch))
 		return true;
 	n = READ_ONCE(dd->nr_sorted);
 	if (!n)
@@ -731,6 +803,10 @@ static struct request *xd_dispatch_request(struct blk_mq_hw_ctx *hctx)
 	bool contended;
 	int batch;
 
+	/* This CPU's parked requests first, without the scheduler lock. */
+	rq = xsched_local_pop(&dd->core);
+	if (rq)
+		return xd_start_parked(dd, rq);
 retry:
 	if (!xsched_dispatch_begin(&dd->core, serialize))
 		return NULL;
@@ -756,6 +832,7 @@ retry:
 			spin_lock(&dd->lock);
 		if (xd_drain_deferred(dd, &free))
 			contended = true;
+		xd_take_parked(dd, &free);
 		xsched_cong_sample(&dd->core, &dd->cong, contended);
 		rq = xd_pick(dd);
 		batch = contended && congested ?
@@ -787,6 +864,9 @@ static void xd_insert_requests(struct blk_mq_hw_ctx *hctx,
 		     xsched_congested(&dd->core, &dd->cong);
 	enum xsched_ins how;
 	LIST_HEAD(free);
+
+	if (xd_may_park(dd, list, flags))
+		return;
 
 	how = xsched_insert_lock(&dd->core, &dd->lock, list,
 				 XD_INSERT_AT_HEAD(flags), defer, XD_IRQSAFE,
@@ -920,6 +1000,9 @@ static bool xd_has_work(struct blk_mq_hw_ctx *hctx)
 {
 	struct xd_data *dd = xd_of(hctx->queue);
 
+	/* Ours to hand out, whoever else dispatches. */
+	if (xsched_local_mine(&dd->core))
+		return true;
 	/* The context dispatching takes it, and looks again before it stops. */
 	if (xsched_dispatching_elsewhere(&dd->core))
 		return false;
@@ -947,6 +1030,7 @@ enum xd_knob_id {
 	XD_K_HEAD_REQUEST,
 	XD_K_ZONED_QD1_WRITES,
 	XD_K_CONGESTION_THRESHOLD,
+	XD_K_LOCAL_DISPATCH,
 	XD_K_NR
 };
 
@@ -987,6 +1071,7 @@ static const struct xd_knob xd_knobs[XD_K_NR] = {
 	},
 	XD_KNOB(XD_K_CONGESTION_THRESHOLD, core.congestion_threshold, 0, 100,
 		false),
+	XD_KNOB(XD_K_LOCAL_DISPATCH, core.local_dispatch, 0, 1, false),
 };
 
 static const char *const xd_knob_names[XD_K_NR] = {
@@ -1007,6 +1092,7 @@ static const char *const xd_knob_names[XD_K_NR] = {
 	[XD_K_HEAD_REQUEST]		= "head_request",
 	[XD_K_ZONED_QD1_WRITES]		= "zoned_qd1_writes",
 	[XD_K_CONGESTION_THRESHOLD]	= "congestion_threshold",
+	[XD_K_LOCAL_DISPATCH]		= "local_dispatch",
 };
 
 static int *xd_knob_ptr(struct xd_data *dd, unsigned int knob)
@@ -1067,6 +1153,8 @@ enum xd_counter_id {
 	XD_C_CONGESTION_PCT,
 	XD_C_CONGESTED,
 	XD_C_REQUEUED,
+	XD_C_LOCAL_DISPATCHED,
+	XD_C_PARKED,
 	XD_C_NR
 };
 
@@ -1083,7 +1171,7 @@ static const char *const xd_counter_names[XD_C_NR] = {
 	"merge_skipped", "dispatch_skipped", "deferred", "ready_dispatched",
 	"nr_sched_batch_cuts", "qd1_waits", "qd1_writes_in_flight",
 	"qd1_max_in_flight", "zone_boosted", "congestion_pct", "congested",
-	"requeued",
+	"requeued", "local_dispatched", "parked",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -1101,6 +1189,9 @@ static void xd_counters_get(void *priv, u64 *v)
 		xsched_pcpu_add(&sum.core, &s->core);
 		sum.nr_sched_batch_cuts += s->nr_sched_batch_cuts;
 		sum.qd1_holds += s->qd1_holds;
+		sum.parked += s->parked;
+		sum.local_dispatched[READ] += s->local_dispatched[READ];
+		sum.local_dispatched[WRITE] += s->local_dispatched[WRITE];
 	}
 
 	memset(v, 0, XD_C_NR * sizeof(*v));
@@ -1113,6 +1204,12 @@ static void xd_counters_get(void *priv, u64 *v)
 		pv[1] = pp->dispatched[READ];
 		pv[2] = pp->dispatched[WRITE];
 		pv[3] = sum.completed[p];
+		/* Parked requests are best-effort. */
+		if (p == XD_BE) {
+			pv[0] += sum.parked;
+			pv[1] += sum.local_dispatched[READ];
+			pv[2] += sum.local_dispatched[WRITE];
+		}
 		v[XD_C_INSERTED] += pv[0];
 		v[XD_C_DISPATCHED] += pv[1] + pv[2];
 		v[XD_C_COMPLETED] += pv[3];
@@ -1139,6 +1236,9 @@ static void xd_counters_get(void *priv, u64 *v)
 	v[XD_C_CONGESTION_PCT] = xsched_cong_pct(&dd->cong);
 	v[XD_C_CONGESTED] = xsched_congested(&dd->core, &dd->cong);
 	v[XD_C_REQUEUED] = dd->requeued;
+	v[XD_C_LOCAL_DISPATCHED] = sum.local_dispatched[READ] +
+				   sum.local_dispatched[WRITE];
+	v[XD_C_PARKED] = xsched_local_count(&dd->core);
 	spin_unlock(&dd->lock);
 }
 
@@ -1186,6 +1286,12 @@ static int xd_init_data(struct request_queue *q, struct elevator_queue *eq)
 	}
 
 	xsched_core_init(&dd->core, &dd->pcpu->core, q, XD_DISPATCH_BATCH);
+	ret = xsched_local_init(&dd->core, q->node);
+	if (ret) {
+		free_percpu(dd->pcpu);
+		kfree(dd);
+		return ret;
+	}
 	spin_lock_init(&dd->lock);
 	INIT_LIST_HEAD(&dd->dispatch);
 	for (p = 0; p < XD_NR_PRIO; p++) {
@@ -1208,10 +1314,13 @@ static int xd_init_data(struct request_queue *q, struct elevator_queue *eq)
 	dd->writes_starved = XD_WRITES_STARVED;
 	dd->front_merges = 1;
 	dd->zoned_qd1_writes = dd->zoned && xd_queue_rotational(q);
+	/* On a disk, seek order matters more than the CPU cost per I/O. */
+	dd->core.local_dispatch = !xd_queue_rotational(q);
 
 	/* Last: from here on netlink readers see this instance. */
 	ret = xsched_attach(&dd->core, &xd_nl_ops, q, eq);
 	if (ret) {
+		xsched_local_free(&dd->core);
 		free_percpu(dd->pcpu);
 		kfree(dd);
 		return ret;
@@ -1234,6 +1343,7 @@ static void xd_exit_sched(struct elevator_queue *e)
 		WARN_ON_ONCE(!list_empty(&dd->per_prio[p].fifo_list[READ]));
 		WARN_ON_ONCE(!list_empty(&dd->per_prio[p].fifo_list[WRITE]));
 	}
+	xsched_local_free(&dd->core);
 	free_percpu(dd->pcpu);
 	kfree(dd);
 }
@@ -1259,6 +1369,7 @@ XD_KNOB_ATTR(async_depth, XD_K_ASYNC_DEPTH)
 #endif
 XD_KNOB_ATTR(zoned_qd1_writes, XD_K_ZONED_QD1_WRITES)
 XD_KNOB_ATTR(congestion_threshold, XD_K_CONGESTION_THRESHOLD)
+XD_KNOB_ATTR(local_dispatch, XD_K_LOCAL_DISPATCH)
 
 #define XD_ATTR(name)		XSCHED_ATTR(xd, name)
 
@@ -1280,6 +1391,7 @@ static XD_ELV_ATTRS_CONST_QUAL struct elv_fs_entry xd_attrs[] = {
 	XD_ATTR(head_request),
 	XD_ATTR(zoned_qd1_writes),
 	XD_ATTR(congestion_threshold),
+	XD_ATTR(local_dispatch),
 	__ATTR_NULL
 };
 

@@ -45,6 +45,8 @@
 #include <linux/percpu.h>
 #include <linux/jiffies.h>
 #include <linux/spinlock.h>
+#include <linux/cpumask.h>
+#include <linux/slab.h>
 
 #include "xd_compat.h"
 #include "schedctl_nl_kapi.h"
@@ -71,6 +73,7 @@ struct xsched_core {
 	int merge_skip;
 	int dispatch_batch;
 	int congestion_threshold;	/* percent; 0: always engaged */
+	int local_dispatch;
 
 	/* Dispatch serialization. */
 	unsigned long run_state ____cacheline_aligned_in_smp;
@@ -83,6 +86,13 @@ struct xsched_core {
 	spinlock_t insert_lock ____cacheline_aligned_in_smp;
 	struct list_head ins_head;
 	struct list_head ins_tail;
+
+	/*
+	 * Parked requests (local_dispatch): the CPUs with some, on a cache
+	 * line of its own, and the per-CPU lists.
+	 */
+	struct cpumask *local_mask;
+	struct xsched_local __percpu *local;
 };
 
 /* Bits of xsched_core.run_state. */
@@ -139,7 +149,8 @@ static inline void xsched_core_init(struct xsched_core *xc,
 static inline bool xsched_core_empty(struct xsched_core *xc)
 {
 	return list_empty(&xc->ready) && list_empty(&xc->ins_head) &&
-	       list_empty(&xc->ins_tail);
+	       list_empty(&xc->ins_tail) &&
+	       (!xc->local_mask || cpumask_empty(xc->local_mask));
 }
 
 /* Deferred insertions waiting?  Lockless. */
@@ -330,6 +341,145 @@ static inline bool xsched_defer_take(struct xsched_core *xc,
 	list_splice_init(&xc->ins_tail, tail);
 	spin_unlock(&xc->insert_lock);
 	return !list_empty(head) || !list_empty(tail);
+}
+
+/* ---- local_dispatch ---------------------------------------------------- */
+
+/*
+ * A CPU's parked requests: inserted when the scheduler held nothing to
+ * order them against, handed out by that CPU's next dispatch without the
+ * scheduler lock (xsched_local_pop()), or taken over by any other
+ * dispatcher into the scheduler's structures (xsched_local_take()).  At
+ * most one insertion's requests are parked per CPU.
+ */
+struct xsched_local {
+	spinlock_t lock;
+	struct list_head list;
+	unsigned int nr;	/* parked, for the gauge */
+};
+
+static inline int xsched_local_init(struct xsched_core *xc, int node)
+{
+	int cpu;
+
+	xc->local = alloc_percpu(struct xsched_local);
+	if (!xc->local)
+		return -ENOMEM;
+	xc->local_mask = kzalloc_node(max_t(size_t, cpumask_size(),
+					    L1_CACHE_BYTES), GFP_KERNEL, node);
+	if (!xc->local_mask) {
+		free_percpu(xc->local);
+		xc->local = NULL;
+		return -ENOMEM;
+	}
+	for_each_possible_cpu(cpu) {
+		struct xsched_local *l = per_cpu_ptr(xc->local, cpu);
+
+		spin_lock_init(&l->lock);
+		INIT_LIST_HEAD(&l->list);
+	}
+	return 0;
+}
+
+static inline void xsched_local_free(struct xsched_core *xc)
+{
+	kfree(xc->local_mask);
+	free_percpu(xc->local);
+}
+
+/* Requests parked on any CPU?  Lockless, for has_work. */
+static __always_inline bool xsched_local_pending(struct xsched_core *xc)
+{
+	return !cpumask_empty(xc->local_mask);
+}
+
+/* Requests parked on this CPU?  Lockless, for has_work. */
+static __always_inline bool xsched_local_mine(struct xsched_core *xc)
+{
+	return cpumask_test_cpu(raw_smp_processor_id(), xc->local_mask);
+}
+
+/*
+ * Park @list, whose requests the caller found it may hand out unordered,
+ * on this CPU; false (and @list untouched) if this CPU has some parked
+ * already.  Preemption may move us meanwhile: the list is then another
+ * CPU's, which that CPU or any dispatcher takes as well.
+ */
+static inline bool xsched_local_park(struct xsched_core *xc,
+				     struct list_head *list, unsigned int nr)
+{
+	int cpu = raw_smp_processor_id();
+	struct xsched_local *l = per_cpu_ptr(xc->local, cpu);
+	bool parked = false;
+
+	spin_lock(&l->lock);
+	if (list_empty(&l->list)) {
+		list_splice_tail_init(list, &l->list);
+		l->nr = nr;
+		/* Under l->lock: the bit and the list change together. */
+		cpumask_set_cpu(cpu, xc->local_mask);
+		parked = true;
+	}
+	spin_unlock(&l->lock);
+	return parked;
+}
+
+/* The oldest request parked on this CPU, or NULL. */
+static inline struct request *xsched_local_pop(struct xsched_core *xc)
+{
+	int cpu = raw_smp_processor_id();
+	struct xsched_local *l;
+	struct request *rq;
+
+	if (!cpumask_test_cpu(cpu, xc->local_mask))
+		return NULL;
+	l = per_cpu_ptr(xc->local, cpu);
+	spin_lock(&l->lock);
+	rq = list_first_entry_or_null(&l->list, struct request, queuelist);
+	if (rq) {
+		list_del_init(&rq->queuelist);
+		if (!--l->nr)
+			cpumask_clear_cpu(cpu, xc->local_mask);
+	}
+	spin_unlock(&l->lock);
+	return rq;
+}
+
+/*
+ * Move every CPU's parked requests to the tail of @list, oldest CPU list
+ * first as found; the caller holds its scheduler lock and sorts them in.
+ * Returns true if there were any.
+ */
+static inline bool xsched_local_take(struct xsched_core *xc,
+				     struct list_head *list)
+{
+	bool any = false;
+	int cpu;
+
+	for_each_cpu(cpu, xc->local_mask) {
+		struct xsched_local *l = per_cpu_ptr(xc->local, cpu);
+
+		spin_lock(&l->lock);
+		if (l->nr) {
+			list_splice_tail_init(&l->list, list);
+			l->nr = 0;
+			any = true;
+		}
+		cpumask_clear_cpu(cpu, xc->local_mask);
+		spin_unlock(&l->lock);
+	}
+	return any;
+}
+
+/* Requests parked on all CPUs, for counters; racy but never torn. */
+static inline unsigned int xsched_local_count(struct xsched_core *xc)
+{
+	unsigned int n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += READ_ONCE(per_cpu_ptr(xc->local, cpu)->nr);
+	return n;
 }
 
 /* ---- merge_skip --------------------------------------------------------- */

@@ -164,6 +164,8 @@ START_TEST(gauges_and_rate_format)
 	ck_assert(sc_stats_is_gauge("qd1_writes_in_flight"));
 	ck_assert(sc_stats_is_gauge("qd1_max_in_flight"));
 	ck_assert(sc_stats_is_gauge("congestion_pct"));
+	ck_assert(sc_stats_is_gauge("parked"));
+	ck_assert(!sc_stats_is_gauge("local_dispatched"));
 	ck_assert(sc_stats_is_gauge("congested"));
 	ck_assert(sc_stats_is_gauge("active_queues"));
 	ck_assert(!sc_stats_is_gauge("queues_created"));

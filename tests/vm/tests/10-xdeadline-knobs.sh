@@ -32,6 +32,8 @@ knobs_test() {
 	is "$(knob "$d" head_request)" 0 "$d: head_request default"
 	is "$(knob "$d" zoned_qd1_writes)" 0 "$d: zoned_qd1_writes off (not zoned)"
 	is "$(knob "$d" congestion_threshold)" 75 "$d: congestion_threshold default 75"
+	is "$(knob "$d" local_dispatch)" "$((1 - $(cat "/sys/block/$d/queue/rotational")))" \
+		"$d: local_dispatch default: on unless rotational"
 	knob_case "$d" read_expire 200 abc -1 3600001 ""
 	knob_case "$d" write_expire 1000 1e3 -5
 	knob_case "$d" prio_aging_expire 4000 x
@@ -43,6 +45,7 @@ knobs_test() {
 	knob_case "$d" merge_skip 0 -1
 	knob_case "$d" dispatch_batch 16 0 257
 	knob_case "$d" congestion_threshold 0 101 -1
+	knob_case "$d" local_dispatch 0 2 -1
 	knob_case "$d" nr_sched_batch 4 -1 4x
 	knob_case "$d" head_request 1 2
 	if [ -e "/sys/block/$d/queue/iosched/async_depth" ]; then
