@@ -11,7 +11,12 @@ Amdahl bound it implies for N submitting CPUs,
 against `none`, which has no global lock (N * its IOPS(1)).  A model:
 it ignores cache-line transfers and lock hand-over, which only lower the
 real figures, and attributes whole functions (those that take the lock
-part-way are counted as locked, an upper bound)."""
+part-way are counted as locked, an upper bound).  xdeadline's requests
+handed out by local_dispatch take the lock neither at insertion nor at
+dispatch: its locked share is scaled by the fraction of requests that
+were not (counters local_dispatched / dispatched of the same runs).
+Variants ("xdeadline:local_dispatch=0") use their scheduler's function
+lists."""
 import json
 import re
 import statistics
@@ -46,6 +51,21 @@ OWN = {
 }
 
 
+def local_fraction(doc):
+    """Per (cell, sched): median share of requests dispatched without
+    the scheduler lock (xdeadline's local_dispatched / dispatched)."""
+    out = {}
+    for boot in doc["boots"]:
+        for r in boot["runs"]:
+            st = r.get("sched_stats") or {}
+            try:
+                frac = int(st["local_dispatched"]) / int(st["dispatched"])
+            except (KeyError, ValueError, ZeroDivisionError):
+                continue
+            out.setdefault((r["cell"], r["sched"]), []).append(frac)
+    return {k: statistics.median(v) for k, v in out.items()}
+
+
 def ipio(doc):
     out = {}
     for boot in doc["boots"]:
@@ -76,6 +96,7 @@ def profile(path):
 
 
 def locked_share(sched, syms):
+    sched = sched.split(":")[0]
     if sched not in OWN:
         return None
     pat, free = OWN[sched]
@@ -88,6 +109,7 @@ def main():
     prof = profile(sys.argv[2]) if len(sys.argv) > 2 else {}
     kernel = doc["boots"][0]["meta"].get("kernel", "?")
     ip = ipio(doc)
+    local = local_fraction(doc)
     cells = sorted({c for c, _ in ip})
     print(f"Kernel {kernel}, 1 vCPU, -icount shift=0 (1 guest ns = 1 "
           "instruction); medians of the runs, spread = (max - min) / median.")
@@ -107,6 +129,8 @@ def main():
             above = f"{med - none:.0f}" if none else "-"
             syms = prof.get((cell, sched))
             share = locked_share(sched, syms) if syms else None
+            if share is not None:
+                share *= 1 - local.get((cell, sched), 0)
             cols = ["-"] * 5
             if share is not None and none:
                 locked = share * med
