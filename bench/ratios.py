@@ -2,22 +2,34 @@
 # SPDX-License-Identifier: GPL-2.0
 """ratios.py JSON...: for each benchmark JSON (bench/report.py), one row
 per cell: median IOPS of each scheduler, with the spread of its runs
-((max - min) / median), and the ratios xdeadline / mq-deadline and
-xbfq / bfq of the medians, all within that boot."""
+((max - min) / median), and the ratios of the medians within that boot:
+xdeadline (and any xdeadline:KNOB=V variant) / mq-deadline and
+xbfq / bfq."""
 import json
 import statistics
 import sys
 
-PAIRS = [("xdeadline", "mq-deadline"), ("xbfq", "bfq")]
+ORDER = ["none", "mq-deadline", "kyber", "bfq", "xbfq", "xdeadline"]
+REFERENCE = {"xdeadline": "mq-deadline", "xbfq": "bfq"}
 
 
 def main():
-    print("| boot | cell | " + " | ".join(
-        ["none", "mq-deadline", "kyber", "bfq", "xbfq", "xdeadline"]) +
-        " | xdeadline/mq-deadline | xbfq/bfq |")
-    print("|---" * 10 + "|")
-    for path in sys.argv[1:]:
-        doc = json.load(open(path))
+    docs = [(p, json.load(open(p))) for p in sys.argv[1:]]
+    seen = []
+    for _, doc in docs:
+        for boot in doc["boots"]:
+            for r in boot["runs"]:
+                if r["sched"] not in seen:
+                    seen.append(r["sched"])
+    scheds = [s for s in ORDER if s in seen] + \
+        [s for s in seen if s not in ORDER]
+    pairs = [(s, REFERENCE[s.split(":")[0]]) for s in scheds
+             if s.split(":")[0] in REFERENCE and
+             REFERENCE[s.split(":")[0]] in scheds]
+    print("| boot | cell | " + " | ".join(scheds) + " | " +
+          " | ".join(f"{a}/{b}" for a, b in pairs) + " |")
+    print("|---" * (2 + len(scheds) + len(pairs)) + "|")
+    for path, doc in docs:
         for boot in doc["boots"]:
             cells = {}
             for r in boot["runs"]:
@@ -27,15 +39,14 @@ def main():
             for cell, by in cells.items():
                 med = {s: statistics.median(v) for s, v in by.items()}
                 row = []
-                for s in ["none", "mq-deadline", "kyber", "bfq", "xbfq",
-                          "xdeadline"]:
+                for s in scheds:
                     if s not in by:
                         row.append("-")
                         continue
                     v = by[s]
                     spread = (max(v) - min(v)) / med[s] * 100 if med[s] else 0
                     row.append(f"{med[s] / 1000:.0f}k ±{spread:.0f}%")
-                for a, b in PAIRS:
+                for a, b in pairs:
                     row.append(f"{med[a] / med[b]:.2f}x"
                                if a in med and b in med and med[b] else "-")
                 print(f"| {name} | {cell} | " + " | ".join(row) + " |")
