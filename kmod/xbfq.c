@@ -851,6 +851,81 @@ static struct request *xb_queue_pick_rq(struct xb_data *xbd,
 	return rb_entry(rb_first(&xq->sort), struct request, rb_node);
 }
 
+/* ---- zoned devices ------------------------------------------------------ */
+
+/*
+ * Kernels whose block layer leaves the order of writes to a sequential
+ * zone to the scheduler (zone write locking, before 6.10) get it from
+ * here, as from mq-deadline: a write goes only while no other write to
+ * its zone is in flight, and only as the lowest write of that zone
+ * queued in its queue.  Later kernels plug zone writes above the
+ * scheduler, which then sees one write per zone at a time.  Writes of
+ * one zone from several processes are ordered only by the processes
+ * themselves, as with any per-process scheduler.
+ */
+#ifdef XD_ZONE_WRITE_LOCK
+/* Is @rq the lowest write of its zone in @xq's sort tree? */
+static bool xb_zone_first_write(struct request *rq)
+{
+	unsigned int zone = blk_rq_zone_no(rq);
+	struct rb_node *n;
+
+	for (n = rb_prev(&rq->rb_node); n; n = rb_prev(n)) {
+		struct request *prev = rb_entry(n, struct request, rb_node);
+
+		if (blk_rq_zone_no(prev) != zone)
+			return true;
+		if (blk_req_needs_zone_write_lock(prev))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The request of @xq to dispatch instead of @rq, chosen by the queue's
+ * own rules: @rq itself if it may go, else the first in sector order
+ * that may, or NULL if none may now (a completing write of the zone
+ * re-runs the queue).
+ */
+static struct request *xb_zone_filter(struct xb_queue *xq, struct request *rq)
+{
+	struct rb_node *n;
+
+	if (!blk_req_needs_zone_write_lock(rq) ||
+	    (blk_req_can_dispatch_to_zone(rq) && xb_zone_first_write(rq)))
+		return rq;
+	for (n = rb_first(&xq->sort); n; n = rb_next(n)) {
+		rq = rb_entry(n, struct request, rb_node);
+		if (!blk_req_needs_zone_write_lock(rq) ||
+		    (blk_req_can_dispatch_to_zone(rq) && xb_zone_first_write(rq)))
+			return rq;
+	}
+	return NULL;
+}
+
+/* The first at-head (requeued) request whose zone allows it, or NULL. */
+static struct request *xb_head_pick(struct xb_data *xbd)
+{
+	struct request *rq;
+
+	list_for_each_entry(rq, &xbd->dispatch, queuelist)
+		if (blk_req_can_dispatch_to_zone(rq))
+			return rq;
+	return NULL;
+}
+#else
+static struct request *xb_zone_filter(struct xb_queue *xq, struct request *rq)
+{
+	return rq;
+}
+
+static struct request *xb_head_pick(struct xb_data *xbd)
+{
+	return list_first_entry_or_null(&xbd->dispatch, struct request,
+					queuelist);
+}
+#endif
+
 /* Account @rq (already off every list) as dispatched from @xq. */
 static struct request *xb_start(struct xb_data *xbd, struct xb_queue *xq,
 				struct request *rq, unsigned long flags,
@@ -872,6 +947,9 @@ static struct request *xb_start(struct xb_data *xbd, struct xb_queue *xq,
 	xq->dispatched_rqs++;
 	xq->next_pos = blk_rq_pos(rq) + sectors;
 	xq->busy_served += sectors;
+#ifdef XD_ZONE_WRITE_LOCK
+	blk_req_zone_write_lock(rq);
+#endif
 	rq->rq_flags |= RQF_STARTED;
 	return rq;
 }
@@ -912,7 +990,9 @@ static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 	if (!n)
 		return NULL;
 	other = rb_entry(n, struct xb_queue, node);
-	rq = xb_queue_pick_rq(xbd, other);
+	rq = xb_zone_filter(other, xb_queue_pick_rq(xbd, other));
+	if (!rq)
+		return NULL;
 	xb_del_rq(xbd, other, rq);
 	/* Charged to the queue that got the service: S and F move on. */
 	xb_tree_del(xbd, other);
@@ -1020,8 +1100,7 @@ static struct request *xb_pick(struct xb_data *xbd)
 	lockdep_assert_held(&xbd->lock);
 
 	xb_linger_expire(xbd, now, false);
-	rq = list_first_entry_or_null(&xbd->dispatch, struct request,
-				      queuelist);
+	rq = xb_head_pick(xbd);
 	if (rq) {
 		xq = xb_rq_queue(rq);
 		list_del_init(&rq->queuelist);
@@ -1053,8 +1132,12 @@ static struct request *xb_pick(struct xb_data *xbd)
 				xb_expire(xbd, xq, XB_EXP_TIMEOUT, now);
 				continue;
 			}
+			rq = xb_zone_filter(xq, xb_queue_pick_rq(xbd, xq));
+			/* Zone writes in flight hold all of it back: wait. */
+			if (!rq)
+				return NULL;
 			xb_cancel_idle(xbd);
-			return xb_take(xbd, xq, xb_queue_pick_rq(xbd, xq), now);
+			return xb_take(xbd, xq, rq, now);
 		}
 		/* In service and empty: wait for it, or move on. */
 		if (xb_should_idle(xbd, xq) &&
@@ -1395,6 +1478,9 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 		if (xq->cls != XB_IDLE)
 			xbd->nonidle_inflight--;
 		xbd->requeued++;
+#ifdef XD_ZONE_WRITE_LOCK
+		blk_req_zone_write_unlock(rq);
+#endif
 	}
 	rq->elv.priv[1] = NULL;
 
@@ -1799,6 +1885,13 @@ static void xb_finish_request(struct request *rq)
 		} else if (xbd->nr_queued && !xbd->in_service) {
 			kick = true;
 		}
+#ifdef XD_ZONE_WRITE_LOCK
+		/* Writes of this zone may have waited for this one. */
+		if (rq->rq_flags & RQF_ZONE_WRITE_LOCKED) {
+			blk_req_zone_write_unlock(rq);
+			kick |= xbd->nr_queued > 0;
+		}
+#endif
 		spin_unlock_irqrestore(&xbd->lock, flags);
 		if (kick)
 			blk_mq_run_hw_queues(rq->q, true);
@@ -2305,6 +2398,9 @@ static struct elevator_type xb_type = {
 	.queue_debugfs_attrs	= xb_queue_debugfs,
 	.elevator_attrs		= xb_attrs,
 	.elevator_name		= XB_NAME,
+#ifdef XD_ZONE_WRITE_LOCK
+	.elevator_features	= ELEVATOR_F_ZBD_SEQ_WRITE,
+#endif
 	.elevator_owner		= THIS_MODULE,
 };
 MODULE_ALIAS("xbfq-iosched");

@@ -34,10 +34,12 @@ fi
 
 # One chroot serves every non-host kernel; its package set names every
 # compiler those kernels need, so a new compiler gives a new cache entry.
+# Kernels built here (HOST_BUILT) or not unpacked have no say.
 ccs=$(for e in "$SCHEDCTL_CACHE"/kernels/*.env; do
-	(. "$e"; [ "$SUITE" = bookworm ] ||
-		sed -n 's/^CONFIG_CC_VERSION_TEXT="\(x86_64-linux-gnu-\)\?\(gcc-[0-9]*\) .*/\2/p' \
-			"$KROOT/usr/src/linux-headers-$KREL/.config")
+	(. "$e"; cfg=$KROOT/usr/src/linux-headers-$KREL/.config
+	if [ "$SUITE" != bookworm ] && [ -z "${HOST_BUILT:-}" ] && [ -f "$cfg" ]; then
+		sed -n 's/^CONFIG_CC_VERSION_TEXT="\(x86_64-linux-gnu-\)\?\(gcc-[0-9]*\) .*/\2/p' "$cfg"
+	fi)
 done | sort -u | tr '\n' ',')
 case ",$ccs" in *",$kcc,"*) ;; *) ccs="$ccs$kcc," ;; esac
 pkgs="make,${ccs}libelf1t64,libssl3t64,zlib1g,dwarves,python3-minimal,xz-utils,zstd,kmod"
