@@ -24,6 +24,7 @@
 #   make bench-mttcg     two CPUs in parallel, multi-threaded TCG (KERNELS,
 #                        default 7.x 6.1; an idle host)
 #   make bench-bundle    a self-contained archive for many-core hosts
+#                        (KERNELS, default 7.x 6.1)
 #
 # Downloads and build roots are cached in $(SCHEDCTL_CACHE), never here.
 
@@ -117,7 +118,7 @@ bench-selftest: deps
 	bench/selftest.sh $(KERNEL)
 
 bench-bundle: deps
-	bench/bundle.sh $(KERNEL)
+	bench/bundle.sh $(if $(filter command line,$(origin KERNELS)),$(KERNELS),7.x 6.1)
 
 clean:
 	rm -rf build kmod/generated

@@ -1,23 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# bench/bundle.sh [LABEL]: build build/bench/schedctl-bench-LABEL.tar.gz, a
+# bench/bundle.sh [LABEL...]: build build/bench/schedctl-bench.tar.gz, a
 # self-contained benchmark for many-core x86-64 hosts with no network, no
 # package manager and any glibc: this machine's qemu-system-x86_64 with
 # every shared library it loads and its own dynamic loader, the firmware it
-# needs, the TCG accelerator module, the kernel, the benchmark initramfs,
+# needs, the TCG accelerator module, each kernel label's kernel and
+# benchmark initramfs (default 7.x and 6.1, run in that order),
 # bench/table.awk and bench/bundle/run-bundle.sh (POSIX sh + awk only).
 # Prints the archive's path.  Unpack anywhere and run ./run-bundle.sh.
 set -euo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 . "$bench/../tests/vm/common.sh"
 
-label=${1:-${KERNEL:-7.x}}
+labels=${*:-7.x 6.1}
 out=${BENCH_OUT:-$REPO_DIR/build/bench}
 mkdir -p "$out"
-initrd=$("$bench/mkinitrd.sh" "$label" "$out/bundle-build")
-. "$SCHEDCTL_CACHE/kernels/$label.env"
 
-name=schedctl-bench-$label
+name=schedctl-bench
 dir="$out/bundle-build/$name"
 rm -rf "$dir"
 mkdir -p "$dir"/{bin,lib/qemu,share,kernel}
@@ -55,17 +54,28 @@ for f in bios-256k.bin kvmvapic.bin linuxboot_dma.bin linuxboot.bin multiboot_dm
 	cp -L "$src" "$dir/share/$f"
 done
 
-cp -L "$VMLINUZ" "$dir/kernel/vmlinuz"
-cp "$initrd" "$dir/kernel/initrd.gz"
+# One directory per kernel label, in the order given (kernel/ORDER).
+: >"$dir/kernel/ORDER"
+for label in $labels; do
+	initrd=$("$bench/mkinitrd.sh" "$label" "$out/bundle-build")
+	(
+		. "$SCHEDCTL_CACHE/kernels/$label.env"
+		mkdir -p "$dir/kernel/$label"
+		cp -L "$VMLINUZ" "$dir/kernel/$label/vmlinuz"
+		cp "$initrd" "$dir/kernel/$label/initrd.gz"
+		echo "kernel $label: $KREL (Debian $SUITE $KDEBVER)" >"$dir/kernel/$label/INFO"
+	)
+	echo "$label" >>"$dir/kernel/ORDER"
+done
 cp "$bench/table.awk" "$dir/"
 cp "$bench/bundle/run-bundle.sh" "$dir/"
 chmod +x "$dir/run-bundle.sh"
-cat >"$dir/BUILD-INFO" <<EOF
-kernel: $KREL (Debian $SUITE $KDEBVER)
-qemu: $("$qemu" --version | head -n1)
-built: $(date -u '+%Y-%m-%d %H:%M UTC') on $(. /etc/os-release && echo "$PRETTY_NAME")
-schedctl: $(git -C "$REPO_DIR" describe --always --dirty 2>/dev/null || echo unknown)
-EOF
+{
+	cat "$dir"/kernel/*/INFO
+	echo "qemu: $("$qemu" --version | head -n1)"
+	echo "built: $(date -u '+%Y-%m-%d %H:%M UTC') on $(. /etc/os-release && echo "$PRETTY_NAME")"
+	echo "schedctl: $(git -C "$REPO_DIR" describe --always --dirty 2>/dev/null || echo unknown)"
+} >"$dir/BUILD-INFO"
 tar -C "$out/bundle-build" -czf "$out/$name.tar.gz" "$name"
 size=$(stat -c %s "$out/$name.tar.gz")
 [ "$size" -lt $((64 * 1024 * 1024)) ] || die "bundle is $size bytes, over 64 MiB"
