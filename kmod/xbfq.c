@@ -58,8 +58,15 @@ enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
 
 static const char *const xb_class_name[XB_NR_CLASS] = { "rt", "be", "idle" };
 
-/* Virtual time: sectors << XB_VT_SHIFT / weight. */
-#define XB_VT_SHIFT		16
+/*
+ * Virtual time: sectors << XB_VT_SHIFT / weight, sectors capped at
+ * XB_MAX_BUDGET_LIMIT (a huge discard costs one maximal budget) so the
+ * shift cannot overflow.  32 bits of fraction keep one sector visible
+ * against a class's weight sum (vsum) of up to 2^32: with 16, three
+ * weight-raised queues (30 x 800) already advanced V by nothing per
+ * small request.
+ */
+#define XB_VT_SHIFT		32
 
 /* BFQ-compatible defaults. */
 #define XB_SLICE_IDLE_NS	(8 * NSEC_PER_MSEC)
@@ -296,6 +303,7 @@ static bool xb_after(u64 a, u64 b)
 
 static u64 xb_vt(u64 sectors, unsigned int weight)
 {
+	sectors = min_t(u64, sectors, XB_MAX_BUDGET_LIMIT);
 	return div_u64(sectors << XB_VT_SHIFT, max(weight, 1U));
 }
 
@@ -964,7 +972,8 @@ static struct request *xb_take(struct xb_data *xbd, struct xb_queue *xq,
 	xb_del_rq(xbd, xq, rq);
 	xq->served += sectors;
 	/* Sector-less requests (flush-like) still cost something. */
-	c->vtime += div64_u64((u64)max(sectors, 1U) << XB_VT_SHIFT,
+	c->vtime += div64_u64((u64)clamp_t(unsigned int, sectors, 1,
+					   XB_MAX_BUDGET_LIMIT) << XB_VT_SHIFT,
 			      max_t(u64, c->vsum, 1));
 	return xb_start(xbd, xq, rq, 0, now);
 }
