@@ -13,7 +13,8 @@
 # Variables: BLKTESTS_SCHEDS (default "xdeadline xbfq"; "mq-deadline bfq"
 # runs the same tests on the stock schedulers, for comparison),
 # BLKTESTS_TIMEOUT (blktests' TIMEOUT, default 20), BLKTESTS_JOBS (VMs at
-# once, default 2), BLKTESTS_VM_TIMEOUT (seconds per boot, default 1500),
+# once, default 2), BLKTESTS_VM_TIMEOUT (seconds per boot, default 1500
+# or the label's LABEL_VM_TIMEOUT),
 # BLKTESTS_TESTS (override the test list, e.g. "block/021 zbd/005").
 # Logs: build/blktests/<label>.log (serial console), <label>.tap.
 set -uo pipefail
@@ -33,7 +34,7 @@ TIMEOUT=${BLKTESTS_TIMEOUT:-20}
 # random among them every 0.2 s): one run covers all schedulers.
 # block/014 and block/015 need null_blk fault injection.
 LOOP_TESTS="block/005 block/014 block/015 block/020 block/021 block/047"
-DEV_TESTS="block/005"		# need a TEST_DEV: the guest's vdc
+DEV_TESTS="block/005"		# need a TEST_DEV: the guest's vdb
 FAULT_TESTS="block/014 block/015"
 # Tests that run on the default scheduler (set by a udev rule) or on the
 # one zbd/005 and zbd/006 switch to (the hook): once per scheduler, on the
@@ -77,7 +78,7 @@ verdict() {	# verdict OK DESC
 }
 
 if ! rootimg=$("$BT_DIR/build-image.sh" root "$src"); then
-	verdict 1 "blktests: build the guest root image"
+	verdict 1 "blktests: build the guest root"
 	echo "blktests: $passed passed, $failed failed"
 	exit 1
 fi
@@ -86,7 +87,7 @@ fi
 # kernel, building it only when kmod/ changed since (make check's VM suite
 # has usually just built it).
 modules_for() {
-	local d="$REPO_DIR/build/kmod/$KREL"
+	local d="$REPO_DIR/build/kmod${KSRC:+-ksrc}/$KREL"
 	if [ -e "$d/xdeadline.ko" ] && [ -e "$d/xbfq.ko" ] &&
 		[ -z "$(find "$REPO_DIR/kmod" "$REPO_DIR/tests/simdisk" -newer "$d/xdeadline.ko" \
 			-type f ! -path '*/generated/*' -print -quit)" ]; then
@@ -99,16 +100,16 @@ modules_for() {
 # prepare LABEL: everything a boot needs; writes $out/LABEL.vars, and the
 # skips decided here to $out/LABEL.pre.  Prints TAP for what failed.
 prepare() {
-	local label=$1 kodir modimg config initrd stage m t x loop sched kmods=
+	local label=$1 kodir config initrd stage m t x loop sched kmods=
+	unset KSRC LABEL_VM_TIMEOUT	# set only by some labels' env
 	if ! "$VM_DIR/fetch-kernel.sh" "$label" >&2 || ! . "$SCHEDCTL_CACHE/kernels/$label.env"; then
 		verdict 1 "$label: fetch kernel"
 		return 1
 	fi
 	echo "# $label: kernel $KREL ($KDEBVER)"
 	kodir=$(modules_for "$label") || { verdict 1 "$label: build modules"; return 1; }
-	modimg=$("$BT_DIR/build-image.sh" modules "$label") ||
-		{ verdict 1 "$label: module image"; return 1; }
-	config=$("$BT_DIR/build-image.sh" config "$label")
+	config=$("$BT_DIR/build-image.sh" config "$label") ||
+		{ verdict 1 "$label: kernel config"; return 1; }
 
 	loop=
 	for t in $LOOP_TESTS; do
@@ -137,9 +138,9 @@ prepare() {
 		done >>"$out/$label.pre"
 	done
 
-	# Drivers for the root disk, where they are modules (6.1's ext4 asks
-	# for crypto-crc32c at mount time, by alias).
-	for m in virtio_pci virtio_blk crc32c_generic ext4; do
+	# Drivers for the root disk, and schedulers under test (bfq), where
+	# they are modules.
+	for m in virtio_pci virtio_blk $SCHEDS; do
 		if find "$MODDIR/kernel" -name "$m.ko*" -print -quit | grep -q .; then
 			kmods="$kmods $m"
 		fi
@@ -148,6 +149,7 @@ prepare() {
 	mkdir -p "$stage/blkt"
 	cp "$BT_DIR/initramfs-init" "$stage/init"
 	cp "$BT_DIR/guest-init" "$stage/blkt/guest-init"
+	cp "$config" "$stage/blkt/kconfig"
 	cat >"$stage/blkt/conf" <<EOC
 SCHEDS="$SCHEDS"
 LOOP_TESTS="$(echo $loop)"
@@ -168,7 +170,7 @@ EOC
 VMLINUZ=$VMLINUZ
 KREL=$KREL
 INITRD=$initrd
-MODIMG=$modimg
+VM_LIMIT=${BLKTESTS_VM_TIMEOUT:-${LABEL_VM_TIMEOUT:-1500}}
 LOOP="$(echo $loop)"
 SCHED="$(echo $sched)"
 EOV
@@ -181,14 +183,12 @@ boot() {
 	rm -f "$out/$label-test.img"
 	truncate -s 1G "$out/$label-test.img"
 	t0=$(date +%s)
-	timeout "${BLKTESTS_VM_TIMEOUT:-1500}" qemu-system-x86_64 \
+	timeout "$VM_LIMIT" qemu-system-x86_64 \
 		-accel "${VM_ACCEL:-tcg,thread=single}" -smp "${VM_SMP:-2}" -m "${VM_MEM:-3072}" \
 		-nographic -no-reboot -kernel "$VMLINUZ" -initrd "$INITRD" \
 		-append "console=ttyS0 panic=-1 loglevel=3 edd=off ${VM_APPEND:-}" \
-		-drive "file=$rootimg,if=none,id=root,format=raw,snapshot=on" \
+		-drive "file=$rootimg,if=none,id=root,format=raw,readonly=on" \
 		-device virtio-blk-pci,drive=root \
-		-drive "file=$MODIMG,if=none,id=mods,format=raw,readonly=on" \
-		-device virtio-blk-pci,drive=mods \
 		-drive "file=$out/$label-test.img,if=none,id=test,format=raw,cache=unsafe" \
 		-device virtio-blk-pci,drive=test,num-queues=1 \
 		>"$out/$label.log" 2>&1 </dev/null
