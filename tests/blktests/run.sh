@@ -288,7 +288,11 @@ count() {	# count TAPFILE: add its "N passed, N failed, N skipped"
 
 # Build everything first (the build steps share caches and apt lists),
 # then boot up to BLKTESTS_JOBS kernels at once: TCG runs each guest on
-# one host thread.
+# one host thread.  The debug kernel (KASAN, lockdep) is the slowest by
+# far: it boots first, the others share the second slot.
+case " $labels " in
+*" debug "*) labels="debug $(echo " $labels " | sed 's/ debug / /g')" ;;
+esac
 ready=
 for label in $labels; do
 	rm -f "$out/$label.vars" "$out/$label.rc" "$out/$label.pre"
