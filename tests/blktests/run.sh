@@ -219,7 +219,7 @@ judge() {
 		while ((getline line < pre) > 0) { print line; skipped++ }
 	}
 	/BLKT-BOOT / { print "# " label ": " $0; next }
-	/BLKT-SCHEDULERS / { print "# " label ": " $0; next }
+	/BLKT-SCHEDULERS / || /BLKT-KMEMLEAK / { print "# " label ": " $0; next }
 	/BLKT-ZONED / {
 		print "# " label ": " $0
 		split(field("offered"), tmp, ","); for (k in tmp) zoned[tmp[k]] = 1
