@@ -36,6 +36,7 @@ unit | all)
 	run manpages tests/unit/test-manpages.sh
 	run make tests/unit/test-make.sh
 	run docpaths tests/unit/test-docpaths.sh
+	run blktests-judge tests/unit/test-blktests-judge.sh
 	run benchplot tests/unit/test-benchplot.sh
 	run checkpatch tests/checkpatch.sh
 	;;

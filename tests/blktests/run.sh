@@ -101,7 +101,7 @@ modules_for() {
 # skips decided here to $out/LABEL.pre.  Prints TAP for what failed.
 prepare() {
 	local label=$1 kodir config initrd stage m t x loop sched kmods=
-	unset KSRC LABEL_VM_TIMEOUT	# set only by some labels' env
+	unset KSRC LABEL_VM_TIMEOUT REQUIRE_KMEMLEAK	# set only by some labels' env
 	if ! "$VM_DIR/fetch-kernel.sh" "$label" >&2 || ! . "$SCHEDCTL_CACHE/kernels/$label.env"; then
 		verdict 1 "$label: fetch kernel"
 		return 1
@@ -171,6 +171,7 @@ VMLINUZ=$VMLINUZ
 KREL=$KREL
 INITRD=$initrd
 VM_LIMIT=${BLKTESTS_VM_TIMEOUT:-${LABEL_VM_TIMEOUT:-1500}}
+NEED_KMEMLEAK=${REQUIRE_KMEMLEAK:-}
 LOOP="$(echo $loop)"
 SCHED="$(echo $sched)"
 EOV
@@ -201,81 +202,9 @@ judge() {
 	local label=$1 qemu_rc secs
 	. "$out/$label.vars"
 	. "$out/$label.rc"
-	tr -d '\r' <"$out/$label.log" | awk -v pre="$out/$label.pre" -v label="$label" -v scheds="$SCHEDS" \
-		-v loop="$LOOP" -v sched="$SCHED" -v qemu_rc="$qemu_rc" -v secs="$secs" '
-	function field(name,   i) {
-		for (i = 1; i <= NF; i++)
-			if (index($i, name "=") == 1) return substr($i, length(name) + 2)
-		return ""
-	}
-	function tap(ok, desc) {
-		if (ok) { passed++; print "ok - " desc } else { failed++; print "not ok - " desc }
-	}
-	BEGIN {
-		ns = split(scheds, S, " ")
-		nl = split(loop, L, " "); for (i = 1; i <= nl; i++) want["all " L[i]] = 1
-		nz = split(sched, Z, " ")
-		for (i = 1; i <= nz; i++) for (j = 1; j <= ns; j++) want[S[j] " " Z[i]] = 1
-		while ((getline line < pre) > 0) { print line; skipped++ }
-	}
-	/BLKT-BOOT / { print "# " label ": " $0; next }
-	/BLKT-SCHEDULERS / || /BLKT-KMEMLEAK / { print "# " label ": " $0; next }
-	/BLKT-ZONED / {
-		print "# " label ": " $0
-		split(field("offered"), tmp, ","); for (k in tmp) zoned[tmp[k]] = 1
-		next
-	}
-	/BLKT-FATAL/ { print "# " $0; fatal++; next }
-	/BLKT-HOOK / { tap($2 == "ok", label ": zoned hook (BLKT_ZONED_SCHED) applied to zbd/005 and zbd/006"); next }
-	/BLKT-BEGIN / { print "# " label ": " $0; next }
-	/BLKT-RESULT / {
-		pass = field("pass"); t = field("test"); st = field("status")
-		seen = field("seen"); dt = field("secs")
-		reason = $0; sub(/.* reason=/, "", reason)
-		delete got; split(seen, tmp, ","); for (k in tmp) got[tmp[k]] = 1
-		delete want[pass " " t]
-		for (j = 1; j <= ns; j++) {
-			s = S[j]
-			if (pass != "all" && pass != s) continue
-			d = label " " s " " t
-			if (t ~ /\(zoned\)$/) {
-				sub(/\(zoned\)$/, " (zoned)", d)
-				if (!(s in zoned)) {
-					skipped++
-					print "ok - " d " # SKIP " s " is not offered for zoned null_blk on this kernel"
-					continue
-				}
-			}
-			if (st == "skip") {
-				skipped++
-				print "ok - " d " # SKIP " (index($0, " reason=") ? reason : "not run by blktests (reasons above)")
-			} else if (st != "pass") {
-				tap(0, d ": blktests " st " (" dt " s" (pass == "all" ? ", loops over every scheduler" : "") ")")
-			} else if (!(s in got)) {
-				tap(0, d ": passed, but " s " was never the active scheduler (seen: " seen ")")
-			} else {
-				tap(1, d " (" dt " s; active: " seen ")")
-			}
-		}
-		next
-	}
-	/BLKT-DMESG-BEGIN/ { indmesg = 1; next }
-	/BLKT-DMESG-END/ { indmesg = 0; next }
-	/BLKT-DONE/ { done = 1; next }
-	indmesg {
-		if ($0 ~ /WARNING:|BUG:|Oops|Call Trace|lockdep|KASAN|UBSAN|possible circular|general protection|hung_task|soft lockup/) {
-			warn++; print "# kernel: " $0
-		}
-		next
-	}
-	/Kernel panic/ { print "# " $0; panic = 1 }
-	/^# / { print "  " $0 }
-	END {
-		for (k in want) tap(0, label " " k ": no result (the guest stopped before it)")
-		tap(done && !fatal, label ": the guest ran to its end (qemu rc " qemu_rc ", " secs " s" (panic ? ", kernel panic" : "") ")")
-		tap(!warn, label ": no kernel warnings in the guest log")
-		printf "%s: %d passed, %d failed, %d skipped\n", label, passed, failed, skipped
-	}'
+	tr -d '\r' <"$out/$label.log" | awk -f "$BT_DIR/judge.awk" -v pre="$out/$label.pre" \
+		-v label="$label" -v scheds="$SCHEDS" -v loop="$LOOP" -v sched="$SCHED" \
+		-v qemu_rc="$qemu_rc" -v secs="$secs" -v need_kml="$NEED_KMEMLEAK"
 }
 
 count() {	# count TAPFILE: add its "N passed, N failed, N skipped"
