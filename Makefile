@@ -11,6 +11,9 @@
 #                        "N passed, N failed"
 #   make check-unit      the tests that need no VM
 #   make check-vm KERNELS="6.1 7.x"
+#   make check-blktests KERNELS="6.1 7.x"
+#                        blktests (the upstream block-layer suite) in
+#                        QEMU with our schedulers; BLKTESTS_SRC= a tree
 #   make demo            boot the newest kernel and show the schedulers
 #   make cli             build the schedctl CLI into build/cli/
 #   make install         DESTDIR= PREFIX=/usr: CLI, udev rule, policy, man
@@ -64,6 +67,9 @@ check-packaging: deps
 
 check-vm: deps
 	tests/check.sh vm $(KERNELS)
+
+check-blktests: deps
+	tests/check.sh blktests $(KERNELS)
 
 demo: deps
 	tests/vm/demo.sh
@@ -124,5 +130,5 @@ clean:
 	rm -rf build kmod/generated
 	-$(MAKE) -C kmod clean KVER=$(KVER) 2>/dev/null
 
-.PHONY: all modules deps check check-unit check-packaging check-vm demo cli install uninstall \
+.PHONY: all modules deps check check-unit check-packaging check-vm check-blktests demo cli install uninstall \
 	dist deb rpm bench bench-icount bench-mttcg bench-selftest bench-bundle clean

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# check.sh unit|packaging|vm|all [LABEL...]: run the test suites and end with one
-# line "N passed, N failed" summing them all.
+# check.sh unit|packaging|vm|blktests|all [LABEL...]: run the test suites and
+# end with one line "N passed, N failed" summing them all.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -36,6 +36,7 @@ unit | all)
 	run manpages tests/unit/test-manpages.sh
 	run make tests/unit/test-make.sh
 	run docpaths tests/unit/test-docpaths.sh
+	run blktests-judge tests/unit/test-blktests-judge.sh
 	run benchplot tests/unit/test-benchplot.sh
 	run checkpatch tests/checkpatch.sh
 	;;
@@ -53,6 +54,12 @@ vm | all)
 	# The benchmark harness runs and parses (one tiny boot); `make bench`
 	# is the real thing.
 	run bench-selftest bench/selftest.sh
+	;;
+esac
+case $what in
+blktests | all)
+	# The upstream block-layer test suite on the same kernels.
+	run blktests tests/blktests/run.sh "$@"
 	;;
 esac
 

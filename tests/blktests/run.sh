@@ -1,0 +1,248 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# run.sh [LABEL...]: the blktests lane.  Runs the upstream block-layer test
+# suite's scheduler tests in QEMU (TCG) on each kernel label (default: 6.1
+# 6.12 7.x) with our schedulers loaded, one boot per kernel, and prints TAP
+# per kernel, scheduler and test; last line "blktests: N passed, N failed".
+#
+# blktests comes from ../shared/thirdparty/ beside the repository (pinned
+# tarball, checksum verified) or from BLKTESTS_SRC= (a blktests tree or
+# tarball).  Without either the lane says so and is skipped.  It is
+# unpacked and built in $SCHEDCTL_CACHE/blktests/, never in the repository.
+#
+# Variables: BLKTESTS_SCHEDS (default "xdeadline xbfq"; "mq-deadline bfq"
+# runs the same tests on the stock schedulers, for comparison),
+# BLKTESTS_TIMEOUT (blktests' TIMEOUT, default 20), BLKTESTS_JOBS (VMs at
+# once, default 2), BLKTESTS_VM_TIMEOUT (seconds per boot, default 1500
+# or the label's LABEL_VM_TIMEOUT),
+# BLKTESTS_TESTS (override the test list, e.g. "block/021 zbd/005").
+# Logs: build/blktests/<label>.log (serial console), <label>.tap.
+set -uo pipefail
+. "$(dirname "$0")/../vm/common.sh"
+BT_DIR=$(cd "$(dirname "$0")" && pwd)
+
+labels=${*:-6.1 6.12 7.x}
+out="$REPO_DIR/build/blktests"
+mkdir -p "$out"
+
+PIN=blktests-a608cb5.tar.gz
+PIN_SHA256=b862224e547dbcc65c0b10b5e0b804647bf08af0c610ae28fb1fc60c4811ad4e
+SCHEDS=${BLKTESTS_SCHEDS:-xdeadline xbfq}
+TIMEOUT=${BLKTESTS_TIMEOUT:-20}
+
+# Tests that loop over every registered scheduler (block/005 switches at
+# random among them every 0.2 s): one run covers all schedulers.
+# block/014 and block/015 need null_blk fault injection.
+LOOP_TESTS="block/005 block/014 block/015 block/020 block/021 block/047"
+DEV_TESTS="block/005"		# need a TEST_DEV: the guest's vdb
+FAULT_TESTS="block/014 block/015"
+# Tests that run on the default scheduler (set by a udev rule) or on the
+# one zbd/005 and zbd/006 switch to (the hook): once per scheduler, on the
+# fallback zoned null_blk.
+SCHED_TESTS="zbd/001 zbd/002 zbd/003 zbd/004 zbd/005 zbd/006"
+if [ -n "${BLKTESTS_TESTS:-}" ]; then
+	keep() { for t in $1; do case " $BLKTESTS_TESTS " in *" $t "*) echo "$t" ;; esac; done | xargs; }
+	LOOP_TESTS=$(keep "$LOOP_TESTS")
+	SCHED_TESTS=$(keep "$SCHED_TESTS")
+fi
+
+# Exclusions: "LABEL TEST reason".  Only a test that a stock scheduler
+# fails too on that kernel may be excluded, and the reason names it.
+EXCLUDES=(
+)
+
+passed=0
+failed=0
+skipped=0
+
+src=${BLKTESTS_SRC:-}
+if [ -z "$src" ]; then
+	src=$(cd "$REPO_DIR/.." && pwd)/shared/thirdparty/$PIN
+	if [ ! -e "$src" ]; then
+		echo "# SKIP the blktests lane: no $src (../shared is not beside this" \
+			"repository) and BLKTESTS_SRC is not set"
+		echo "blktests: 0 passed, 0 failed (lane skipped)"
+		exit 0
+	fi
+	if [ "$(sha256sum <"$src" | cut -d' ' -f1)" != "$PIN_SHA256" ]; then
+		echo "not ok - blktests: $src does not match the pinned sha256 $PIN_SHA256"
+		echo "blktests: 0 passed, 1 failed"
+		exit 1
+	fi
+fi
+echo "# blktests from $src; schedulers: $SCHEDS; TIMEOUT=$TIMEOUT"
+
+verdict() {	# verdict OK DESC
+	if [ "$1" = 0 ]; then passed=$((passed + 1)); echo "ok - $2"
+	else failed=$((failed + 1)); echo "not ok - $2"; fi
+}
+
+if ! rootimg=$("$BT_DIR/build-image.sh" root "$src"); then
+	verdict 1 "blktests: build the guest root"
+	echo "blktests: $passed passed, $failed failed"
+	exit 1
+fi
+
+# modules_for LABEL: print the module build directory for the label's
+# kernel, building it only when kmod/ changed since (make check's VM suite
+# has usually just built it).
+modules_for() {
+	local d="$REPO_DIR/build/kmod${KSRC:+-ksrc}/$KREL"
+	if [ -e "$d/xdeadline.ko" ] && [ -e "$d/xbfq.ko" ] &&
+		[ -z "$(find "$REPO_DIR/kmod" "$REPO_DIR/tests/simdisk" -newer "$d/xdeadline.ko" \
+			-type f ! -path '*/generated/*' -print -quit)" ]; then
+		echo "$d"
+	else
+		"$VM_DIR/build-modules.sh" "$1"
+	fi
+}
+
+# prepare LABEL: everything a boot needs; writes $out/LABEL.vars, and the
+# skips decided here to $out/LABEL.pre.  Prints TAP for what failed.
+prepare() {
+	local label=$1 kodir config initrd stage m t x loop sched kmods=
+	unset KSRC LABEL_VM_TIMEOUT REQUIRE_KMEMLEAK	# set only by some labels' env
+	if ! "$VM_DIR/fetch-kernel.sh" "$label" >&2 || ! . "$SCHEDCTL_CACHE/kernels/$label.env"; then
+		verdict 1 "$label: fetch kernel"
+		return 1
+	fi
+	echo "# $label: kernel $KREL ($KDEBVER)"
+	kodir=$(modules_for "$label") || { verdict 1 "$label: build modules"; return 1; }
+	config=$("$BT_DIR/build-image.sh" config "$label") ||
+		{ verdict 1 "$label: kernel config"; return 1; }
+
+	loop=
+	for t in $LOOP_TESTS; do
+		case " $FAULT_TESTS " in
+		*" $t "*)
+			if ! grep -q '^CONFIG_BLK_DEV_NULL_BLK_FAULT_INJECTION=y' "$config"; then
+				for s in $SCHEDS; do
+					echo "ok - $label $s $t # SKIP kernel without CONFIG_BLK_DEV_NULL_BLK_FAULT_INJECTION"
+				done >>"$out/$label.pre"
+				continue
+			fi
+			;;
+		esac
+		loop="$loop $t"
+	done
+	sched=$SCHED_TESTS
+	for x in "${EXCLUDES[@]}"; do
+		set -- $x
+		[ "$1" = "$label" ] || continue
+		t=$2
+		shift 2
+		loop=$(echo " $loop " | sed "s| $t | |")
+		sched=$(echo " $sched " | sed "s| $t | |")
+		for s in $SCHEDS; do
+			echo "ok - $label $s $t # SKIP excluded: $*"
+		done >>"$out/$label.pre"
+	done
+
+	# Drivers for the root disk, and schedulers under test (bfq), where
+	# they are modules.
+	for m in virtio_pci virtio_blk $SCHEDS; do
+		if find "$MODDIR/kernel" -name "$m.ko*" -print -quit | grep -q .; then
+			kmods="$kmods $m"
+		fi
+	done
+	stage=$(mktemp -d)
+	mkdir -p "$stage/blkt"
+	cp "$BT_DIR/initramfs-init" "$stage/init"
+	cp "$BT_DIR/guest-init" "$stage/blkt/guest-init"
+	cp "$config" "$stage/blkt/kconfig"
+	cat >"$stage/blkt/conf" <<EOC
+SCHEDS="$SCHEDS"
+LOOP_TESTS="$(echo $loop)"
+DEV_TESTS="$DEV_TESTS"
+SCHED_TESTS="$(echo $sched)"
+TIMEOUT=$TIMEOUT
+INITRD_MODULES="$(echo $kmods)"
+EOC
+	initrd="$out/initrd-$label.gz"
+	if ! GUEST_TREE= EXTRA_KMODS="$kmods" EXTRA_GUEST_FILES="$stage/." \
+		"$VM_DIR/mkinitramfs.sh" "$label" "$kodir" "$initrd" >&2; then
+		rm -rf "$stage"
+		verdict 1 "$label: build initramfs"
+		return 1
+	fi
+	rm -rf "$stage"
+	cat >"$out/$label.vars" <<EOV
+VMLINUZ=$VMLINUZ
+KREL=$KREL
+INITRD=$initrd
+VM_LIMIT=${BLKTESTS_VM_TIMEOUT:-${LABEL_VM_TIMEOUT:-1500}}
+NEED_KMEMLEAK=${REQUIRE_KMEMLEAK:-}
+LOOP="$(echo $loop)"
+SCHED="$(echo $sched)"
+EOV
+}
+
+# boot LABEL: boot the prepared guest; the serial log goes to $out/LABEL.log
+boot() {
+	local label=$1 t0
+	. "$out/$label.vars"
+	rm -f "$out/$label-test.img"
+	truncate -s 1G "$out/$label-test.img"
+	t0=$(date +%s)
+	timeout "$VM_LIMIT" qemu-system-x86_64 \
+		-accel "${VM_ACCEL:-tcg,thread=single}" -smp "${VM_SMP:-2}" -m "${VM_MEM:-3072}" \
+		-nographic -no-reboot -kernel "$VMLINUZ" -initrd "$INITRD" \
+		-append "console=ttyS0 panic=-1 loglevel=3 edd=off ${VM_APPEND:-}" \
+		-drive "file=$rootimg,if=none,id=root,format=raw,readonly=on" \
+		-device virtio-blk-pci,drive=root \
+		-drive "file=$out/$label-test.img,if=none,id=test,format=raw,cache=unsafe" \
+		-device virtio-blk-pci,drive=test,num-queues=1 \
+		>"$out/$label.log" 2>&1 </dev/null
+	echo "qemu_rc=$? secs=$(($(date +%s) - t0))" >"$out/$label.rc"
+	rm -f "$out/$label-test.img"
+}
+
+# judge LABEL: TAP from the serial log; last line "LABEL: N passed, N failed"
+judge() {
+	local label=$1 qemu_rc secs
+	. "$out/$label.vars"
+	. "$out/$label.rc"
+	tr -d '\r' <"$out/$label.log" | awk -f "$BT_DIR/judge.awk" -v pre="$out/$label.pre" \
+		-v label="$label" -v scheds="$SCHEDS" -v loop="$LOOP" -v sched="$SCHED" \
+		-v qemu_rc="$qemu_rc" -v secs="$secs" -v need_kml="$NEED_KMEMLEAK"
+}
+
+count() {	# count TAPFILE: add its "N passed, N failed, N skipped"
+	local line
+	line=$(tail -n1 "$1")
+	passed=$((passed + $(echo "$line" | sed -n 's/.*: \([0-9]*\) passed.*/\1/p')))
+	failed=$((failed + $(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')))
+	skipped=$((skipped + $(echo "$line" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')))
+}
+
+# Build everything first (the build steps share caches and apt lists),
+# then boot up to BLKTESTS_JOBS kernels at once: TCG runs each guest on
+# one host thread.  The debug kernel (KASAN, lockdep) is the slowest by
+# far: it boots first, the others share the second slot.
+case " $labels " in
+*" debug "*) labels="debug $(echo " $labels " | sed 's/ debug / /g')" ;;
+esac
+ready=
+for label in $labels; do
+	rm -f "$out/$label.vars" "$out/$label.rc" "$out/$label.pre"
+	: >"$out/$label.pre"
+	if prepare "$label"; then
+		ready="$ready $label"
+	fi
+done
+t0=$(date +%s)
+for label in $ready; do
+	while [ "$(jobs -rp | wc -l)" -ge "${BLKTESTS_JOBS:-2}" ]; do
+		wait -n
+	done
+	echo "# $label: booting"
+	boot "$label" &
+done
+wait
+for label in $ready; do
+	judge "$label" | tee "$out/$label.tap"
+	count "$out/$label.tap"
+done
+echo "# blktests VMs: $(($(date +%s) - t0)) s of wall time"
+echo "blktests: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]
