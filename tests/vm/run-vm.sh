@@ -5,7 +5,11 @@
 # the whole serial log in LOG and judge it.  Prints the TAP results and one
 # line "LABEL: N passed, N failed"; exits non-zero on any failed assertion,
 # a test script that exited non-zero, a missing end marker (hang, panic,
-# timeout) or a kernel warning in the guest's log.
+# timeout) or a kernel warning in the guest's log: WARNING/BUG/Oops (which
+# covers lockdep's reports, KASAN, "BUG: sleeping function called from
+# invalid context"), list corruption, hung tasks, soft lockups, RCU stalls,
+# and on kernels with kmemleak any unreferenced object its scan after the
+# tests finds (a label whose env sets REQUIRE_KMEMLEAK fails without one).
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -22,7 +26,8 @@ timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 \
 	${VM_QEMU_ARGS:-} >"$log" 2>&1 </dev/null
 qemu_rc=$?
 
-tr -d '\r' <"$log" | awk -v label="$label" -v qemu_rc="$qemu_rc" '
+tr -d '\r' <"$log" | awk -v label="$label" -v qemu_rc="$qemu_rc" \
+	-v need_kml="${REQUIRE_KMEMLEAK:-}" '
 	/XD-TEST-BEGIN / { sub(/.*XD-TEST-BEGIN /, ""); cur = $0; print "# test " cur; next }
 	/XD-TEST-END / {
 		sub(/.*XD-TEST-END /, "")
@@ -32,8 +37,17 @@ tr -d '\r' <"$log" | awk -v label="$label" -v qemu_rc="$qemu_rc" '
 	/XD-DMESG-BEGIN/ { indmesg = 1; next }
 	/XD-DMESG-END/ { indmesg = 0; next }
 	/XD-DONE/ { done = 1; next }
+	/XD-KMEMLEAK-BEGIN/ { inkml = 1; kml = 1; next }
+	/XD-KMEMLEAK-END/ { inkml = 0; next }
+	inkml {
+		# the kmemleak file after the last scan: every report starts
+		# with "unreferenced object"; show it with its backtrace
+		if ($0 ~ /unreferenced object/) leaks++
+		if (leaks && shown++ < 200) print "# kmemleak: " $0
+		next
+	}
 	indmesg {
-		if ($0 ~ /WARNING:|BUG:|Oops|Call Trace|lockdep|KASAN|UBSAN|possible circular|general protection|hung_task|soft lockup/) {
+		if ($0 ~ /WARNING:|BUG:|Oops|Call Trace|lockdep|KASAN|UBSAN|possible circular|possible recursive|inconsistent lock state|suspicious RCU|general protection|hung_task|blocked for more than|soft lockup|list_(add|del) corruption|list corruption|rcu_(sched|preempt) detected stall|detected stalls on CPU|kmemleak: .*(suspected memory leak|disabled|pool empty)/) {
 			warn++; print "# kernel: " $0
 		}
 		next
@@ -47,6 +61,9 @@ tr -d '\r' <"$log" | awk -v label="$label" -v qemu_rc="$qemu_rc" '
 	END {
 		if (!done) { failed++; print "not ok - " label ": the guest never finished (qemu rc " qemu_rc (panic ? ", kernel panic" : "") ")" }
 		if (warn) { failed++; print "not ok - " label ": " warn " kernel warning line(s) in the guest log" }
+		if (leaks) { failed++; print "not ok - " label ": kmemleak found " leaks " unreferenced object(s)" }
+		else if (need_kml && !kml) { failed++; print "not ok - " label ": no kmemleak scan in the guest log (kmemleak off?)" }
+		else if (kml) { passed++; print "ok - " label ": kmemleak scan after the tests: no leak" }
 		printf "%s: %d passed, %d failed\n", label, passed, failed
 		exit failed ? 1 : 0
 	}'
