@@ -13,8 +13,9 @@
 #
 # Writes $SCHEDCTL_CACHE/kernels/debug.env with the variables fetch-kernel.sh
 # documents, plus KSRC, HOST_BUILT=1 (build-root.sh: build on the host) and
-# REQUIRE_KMEMLEAK=1 (run-vm.sh: a run without a kmemleak scan fails),
-# LABEL_VM_TIMEOUT and LABEL_APPEND (more time: everything runs slower).
+# REQUIRE_DETECTORS=1 (run-vm.sh: a run without kmemleak or lockdep fails),
+# LABEL_VM_TIMEOUT and LABEL_APPEND (everything runs several times slower:
+# more time per test, and the data runs at half their size, xd.scale=50).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -87,9 +88,9 @@ MODDIR=$kdir/root/lib/modules/$krel
 KDIR=$src
 KSRC=$src
 HOST_BUILT=1
-REQUIRE_KMEMLEAK=1
+REQUIRE_DETECTORS=1
 LABEL_VM_TIMEOUT=3600
-LABEL_APPEND="xd.test_timeout=900"
+LABEL_APPEND="xd.test_timeout=900 xd.scale=50"
 HDR_DEBS=""
 EOV
 msg "debug: $krel (linux-source-$series $debver, config $key)"

@@ -53,7 +53,7 @@ case " $labels " in
 esac
 bg_labels=
 for label in $labels; do
-	unset HOST_BUILT KSRC REQUIRE_KMEMLEAK	# set only by some labels' env
+	unset HOST_BUILT KSRC REQUIRE_DETECTORS	# set only by some labels' env
 	if ! "$VM_DIR/fetch-kernel.sh" "$label" || ! . "$SCHEDCTL_CACHE/kernels/$label.env"; then
 		verdict 1 "$label: fetch kernel"
 		continue
@@ -128,6 +128,20 @@ case " $labels " in
 		cmp -s "$REPO_DIR/build/kmod/$KREL/generated/xd_features.h" \
 			"$REPO_DIR/build/kmod-ksrc/$KREL/generated/xd_features.h"
 	verdict $? "6.1: KSRC build detects the same features as the BTF build"
+	;;
+esac
+
+# The debug kernel's tree and 7.x's BTF come from the same Debian source
+# while sid has one kernel: both builds must detect the same features.
+case " $labels " in
+*" debug "*" 7.x "*)
+	dbg=$(. "$SCHEDCTL_CACHE/kernels/debug.env" && echo "$KDEBVER $KREL")
+	new=$(. "$SCHEDCTL_CACHE/kernels/7.x.env" && echo "$KDEBVER $KREL")
+	if [ "${dbg% *}" = "${new% *}" ]; then
+		cmp -s "$REPO_DIR/build/kmod-ksrc/${dbg#* }/generated/xd_features.h" \
+			"$REPO_DIR/build/kmod/${new#* }/generated/xd_features.h"
+		verdict $? "debug: the KSRC build detects the same features as 7.x's BTF build"
+	fi
 	;;
 esac
 
