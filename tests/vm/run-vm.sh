@@ -32,6 +32,7 @@ qemu_rc=$?
 
 tr -d '\r' <"$log" | awk -v label="$label" -v qemu_rc="$qemu_rc" \
 	-v need_det="${REQUIRE_DETECTORS:-}" '
+	/XD-SKIP / { sub(/.*XD-SKIP /, ""); print "# " $0 ": skipped on " label; next }
 	/XD-TEST-BEGIN / { sub(/.*XD-TEST-BEGIN /, ""); cur = $0; print "# test " cur; next }
 	/XD-TEST-END / {
 		sub(/.*XD-TEST-END /, "")

@@ -29,9 +29,17 @@ NULLB=/sys/kernel/config/nullb
 # XD_SCALE: the data runs' size in percent of the default (xd.scale=PCT on
 # the kernel command line).  The debug kernel, several times slower under
 # KASAN and lockdep, runs them smaller; what they assert stays the same.
+# XD_DEVTIME: the service time of the slow null_blk devices that the
+# policy tests (fairness, idle class) use, in percent (xd.devtime=PCT):
+# their shares show only while the device, not the CPU, is the bottleneck,
+# and under KASAN and lockdep the CPU's cost per request nears 1 ms.
 XD_SCALE=100
+XD_DEVTIME=100
 for a in $(cat /proc/cmdline); do
-	case $a in xd.scale=*) XD_SCALE=${a#xd.scale=} ;; esac
+	case $a in
+	xd.scale=*) XD_SCALE=${a#xd.scale=} ;;
+	xd.devtime=*) XD_DEVTIME=${a#xd.devtime=} ;;
+	esac
 done
 # scaled N: N * XD_SCALE / 100, at least 1.
 scaled() {
@@ -39,6 +47,8 @@ scaled() {
 	[ "$n" -ge 1 ] || n=1
 	echo "$n"
 }
+# devtime NSEC: a device service time NSEC, scaled by XD_DEVTIME.
+devtime() { echo $(($1 * XD_DEVTIME / 100)); }
 
 # nullb_create NAME [attr=value...]: create and power on a configfs null_blk
 # device; prints the block device name.

@@ -2,7 +2,8 @@
 # The IDLE class is served only while the other classes are idle.
 . /tests/lib.sh
 
-dev=$(nullb_create idlec submit_queues=1 size=1024 irqmode=2 completion_nsec=1000000 hw_queue_depth=1)
+dev=$(nullb_create idlec submit_queues=1 size=1024 irqmode=2 \
+	completion_nsec="$(devtime 1000000)" hw_queue_depth=1)
 check "switch to xbfq" sched_set "$dev" xbfq
 xb_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sched/stats"; }
 
