@@ -39,7 +39,7 @@ fi
 # One chroot serves every non-host kernel; its package set names every
 # compiler those kernels need, so a new compiler gives a new cache entry.
 ccs=$(for e in "$SCHEDCTL_CACHE"/kernels/*.env; do
-	(. "$e"; [ "$SUITE" = bookworm ] ||
+	(. "$e"; [ "$SUITE" = bookworm ] || [ -n "${HOST_BUILT:-}" ] ||
 		sed -n 's/^CONFIG_CC_VERSION_TEXT="\(x86_64-linux-gnu-\)\?\(gcc-[0-9]*\) .*/\2/p' \
 			"$KROOT/usr/src/linux-headers-$KREL/.config")
 done | sort -u | tr '\n' ',')
