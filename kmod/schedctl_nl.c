@@ -396,12 +396,18 @@ int schedctl_nl_knob_write(struct schedctl_inst *inst, unsigned int knob,
 
 	if (!inst->registered || knob >= inst->ops->nr_knobs)
 		return -EINVAL;
-	ntf = sc_ntf_alloc(GFP_KERNEL);
+	/*
+	 * Called from the scheduler's sysfs store, under the elevator's
+	 * sysfs_lock, which an elevator switch takes with the queue frozen:
+	 * reclaim here must not wait for I/O (lockdep: fs_reclaim ->
+	 * q_usage_counter -> elevator_lock -> sysfs_lock).
+	 */
+	ntf = sc_ntf_alloc(GFP_NOIO);
 	mutex_lock(&sc_lock);
 	if (inst->registered)
 		err = sc_knob_set_locked(inst, knob, val, NULL, ntf);
 	mutex_unlock(&sc_lock);
-	sc_ntf_send(ntf, GFP_KERNEL);
+	sc_ntf_send(ntf, GFP_NOIO);
 	return err;
 }
 EXPORT_SYMBOL_GPL(schedctl_nl_knob_write);

@@ -8,6 +8,8 @@ set -euo pipefail
 # build and VM harness
 pkgs="make gcc python3 perl git cpio xz-utils zstd kmod busybox-static
 qemu-system-x86 mmdebstrap binutils pkg-config"
+# the debug kernel (tests/vm/build-debug-kernel.sh)
+pkgs="$pkgs flex bison bc libelf-dev libssl-dev"
 # the CLI, its unit tests and man page lint
 pkgs="$pkgs libsmartcols-dev libudev-dev libkmod-dev libinih-dev
 libnl-genl-3-dev libjson-c-dev check mandoc groff-base

@@ -3,13 +3,16 @@
 # build-modules.sh LABEL [KSRC]: build kmod/ for a kernel label into
 # build/kmod/<release>/ (or build/kmod-ksrc/<release>/ with a KSRC tree).
 # The modules are built the way DKMS builds them: kmod's own Makefile,
-# private types from BTF (the default) or from KSRC's block/*.h.
+# private types from BTF (the default) or from KSRC's block/*.h.  A label
+# whose env names a KSRC (the debug kernel, built without BTF) always
+# builds from that tree.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 label=${1:?usage: build-modules.sh LABEL [KSRC]}
 ksrc=${2:-}
 . "$SCHEDCTL_CACHE/kernels/$label.env"
+ksrc=${ksrc:-${KSRC:-}}
 root=$("$VM_DIR/build-root.sh" "$label")
 
 sub=kmod

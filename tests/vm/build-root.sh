@@ -8,13 +8,17 @@
 # also what DKMS uses. Newer kernels need the compiler they were built with
 # (gcc-14, gcc-16) and kbuild tools linked against a newer glibc, so they are
 # built in a cached sid chroot (mmdebstrap) with their headers unpacked at /.
-# Prints "/" for the host.
+# Prints "/" for the host, also for kernels built here (the debug label).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 need_root "build-root.sh"
 
 label=${1:?usage: build-root.sh LABEL}
 . "$SCHEDCTL_CACHE/kernels/$label.env"
+if [ -n "${HOST_BUILT:-}" ]; then
+	echo /
+	exit 0
+fi
 
 # The compiler named in the kernel's own config, e.g. gcc-14.
 kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(x86_64-linux-gnu-\)\?\(gcc-[0-9]*\) .*/\2/p' \

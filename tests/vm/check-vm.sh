@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# check-vm.sh [LABEL...]: for each kernel label (default: 6.1 6.12 7.x)
-# fetch the current Debian kernel, build kmod/ for it from BTF, boot it
-# under QEMU and run the guest tests.  Also proves that a failing guest
+# check-vm.sh [LABEL...]: for each kernel label (default: 6.1 6.12 7.x
+# debug) fetch the current Debian kernel (or build the debug kernel from
+# Debian's source), build kmod/ for it from BTF (from the kernel tree for
+# debug), boot it under QEMU and run the guest tests.  Also proves that a failing guest
 # assertion fails the run, and builds 6.1 through the KSRC= path.
 # Logs: build/vm/<label>.log.  Last line: "N passed, N failed".
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
-labels=${*:-6.1 6.12 7.x}
+labels=${*:-6.1 6.12 7.x debug}
 out="$REPO_DIR/build/vm"
 mkdir -p "$out"
 passed=0
@@ -43,20 +44,42 @@ verdict() {	# verdict OK DESC
 	else failed=$((failed + 1)); echo "not ok - $2"; fi
 }
 
+# The debug kernel's VM is the slowest by far (KASAN and lockdep under
+# TCG) and each TCG VM keeps one host CPU busy: it runs in the background,
+# beside the other labels' VMs, unless VM_PARALLEL=0.  It starts as soon
+# as its kernel and initramfs are ready, so it is listed first.
+case " $labels " in
+*" debug "*) labels="debug $(echo " $labels " | sed 's/ debug / /g')" ;;
+esac
+bg_labels=
 for label in $labels; do
+	unset HOST_BUILT KSRC REQUIRE_DETECTORS	# set only by some labels' env
 	if ! "$VM_DIR/fetch-kernel.sh" "$label" || ! . "$SCHEDCTL_CACHE/kernels/$label.env"; then
 		verdict 1 "$label: fetch kernel"
 		continue
 	fi
-	echo "# $label: Debian $SUITE, kernel $KREL ($KDEBVER)"
+	if [ -n "${HOST_BUILT:-}" ]; then
+		echo "# $label: built from Debian $SUITE's linux-source $KDEBVER, kernel $KREL"
+		how="from the kernel tree (KSRC)"
+	else
+		echo "# $label: Debian $SUITE, kernel $KREL ($KDEBVER)"
+		how="from BTF"
+	fi
 	if ! kodir=$("$VM_DIR/build-modules.sh" "$label"); then
-		verdict 1 "$label: build modules from BTF"
+		verdict 1 "$label: build modules $how"
 		continue
 	fi
-	verdict 0 "$label: build modules from BTF"
+	verdict 0 "$label: build modules $how"
 	initrd="$out/initrd-$label.gz"
 	if ! "$VM_DIR/mkinitramfs.sh" "$label" "$kodir" "$initrd"; then
 		verdict 1 "$label: build initramfs"
+		continue
+	fi
+	if [ -n "${HOST_BUILT:-}" ] && [ "${VM_PARALLEL:-1}" != 0 ]; then
+		echo "# $label: VM running in the background, results below"
+		"$VM_DIR/run-vm.sh" "$label" "$initrd" "$out/$label.log" "${VM_TESTS:-all}" \
+			>"$out/$label.tap" &
+		bg_labels="$bg_labels $label"
 		continue
 	fi
 	"$VM_DIR/run-vm.sh" "$label" "$initrd" "$out/$label.log" "${VM_TESTS:-all}" |
@@ -87,6 +110,15 @@ if [ -n "${selftest_label:-}" ]; then
 	verdict $? "harness: a hung guest test is killed after xd.test_timeout, with a diagnosis"
 fi
 
+if [ -n "$bg_labels" ]; then
+	wait
+	for label in $bg_labels; do
+		echo "# $label (ran in the background)"
+		cat "$out/$label.tap"
+		count "$out/$label.tap"
+	done
+fi
+
 # The KSRC= fallback must detect the same features as the BTF path.
 case " $labels " in
 *" 6.1 "*)
@@ -96,6 +128,20 @@ case " $labels " in
 		cmp -s "$REPO_DIR/build/kmod/$KREL/generated/xd_features.h" \
 			"$REPO_DIR/build/kmod-ksrc/$KREL/generated/xd_features.h"
 	verdict $? "6.1: KSRC build detects the same features as the BTF build"
+	;;
+esac
+
+# The debug kernel's tree and 7.x's BTF come from the same Debian source
+# while sid has one kernel: both builds must detect the same features.
+case " $labels " in
+*" debug "*" 7.x "*)
+	dbg=$(. "$SCHEDCTL_CACHE/kernels/debug.env" && echo "$KDEBVER $KREL")
+	new=$(. "$SCHEDCTL_CACHE/kernels/7.x.env" && echo "$KDEBVER $KREL")
+	if [ "${dbg% *}" = "${new% *}" ]; then
+		cmp -s "$REPO_DIR/build/kmod-ksrc/${dbg#* }/generated/xd_features.h" \
+			"$REPO_DIR/build/kmod/${new#* }/generated/xd_features.h"
+		verdict $? "debug: the KSRC build detects the same features as 7.x's BTF build"
+	fi
 	;;
 esac
 

@@ -19,7 +19,9 @@ suite_of_label() {
 	6.1) echo bookworm ;;
 	6.12) echo trixie ;;
 	7.x | sid | newest) echo sid ;;
-	*) die "unknown kernel label '$1' (known: 6.1 6.12 7.x)" ;;
+	# built from that suite's linux-source (build-debug-kernel.sh)
+	debug) echo "${DEBUG_SUITE:-sid}" ;;
+	*) die "unknown kernel label '$1' (known: 6.1 6.12 7.x debug)" ;;
 	esac
 }
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # fetch-kernel.sh LABEL: download and unpack the current Debian kernel of a
-# supported generation (6.1 = bookworm, 6.12 = trixie, 7.x = sid).
+# supported generation (6.1 = bookworm, 6.12 = trixie, 7.x = sid).  The
+# `debug` label is built from source instead (build-debug-kernel.sh).
 #
 # "Current" is resolved from the suite's linux-headers-amd64 metapackage each
 # time, because the mirror drops superseded kernels. Pin a release with
@@ -20,7 +21,8 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-label=${1:?usage: fetch-kernel.sh 6.1|6.12|7.x}
+label=${1:?usage: fetch-kernel.sh 6.1|6.12|7.x|debug}
+[ "$label" != debug ] || exec "$VM_DIR/build-debug-kernel.sh"
 suite=$(suite_of_label "$label")
 conf=$(apt_conf_for_suite "$suite")
 apt_update_suite "$conf"

@@ -90,6 +90,10 @@ add_module() {
 	[ -z "${seen[$name]:-}" ] || return 0
 	seen[$name]=1
 	closure[$name]=
+	# built into this kernel (configfs in the debug kernel): nothing to load
+	if grep -qs -e "/$name.ko\$" -e "/$(echo "$name" | tr _ -).ko\$" "$MODDIR/modules.builtin"; then
+		return 0
+	fi
 	f=$(find "$MODDIR/kernel" -name "$name.ko*" -print -quit)
 	[ -n "$f" ] || f=$(find "$MODDIR/kernel" -name "$(echo "$name" | tr _ -).ko*" -print -quit)
 	[ -n "$f" ] || die "module $name not found for $KREL"

@@ -26,6 +26,30 @@ done_testing() { echo "1..$T_N"; [ "$T_FAIL" -eq 0 ]; }
 
 NULLB=/sys/kernel/config/nullb
 
+# XD_SCALE: the data runs' size in percent of the default (xd.scale=PCT on
+# the kernel command line).  The debug kernel, several times slower under
+# KASAN and lockdep, runs them smaller; what they assert stays the same.
+# XD_DEVTIME: the service time of the slow null_blk devices that the
+# policy tests (fairness, idle class) use, in percent (xd.devtime=PCT):
+# their shares show only while the device, not the CPU, is the bottleneck,
+# and under KASAN and lockdep the CPU's cost per request nears 1 ms.
+XD_SCALE=100
+XD_DEVTIME=100
+for a in $(cat /proc/cmdline); do
+	case $a in
+	xd.scale=*) XD_SCALE=${a#xd.scale=} ;;
+	xd.devtime=*) XD_DEVTIME=${a#xd.devtime=} ;;
+	esac
+done
+# scaled N: N * XD_SCALE / 100, at least 1.
+scaled() {
+	local n=$(($1 * XD_SCALE / 100))
+	[ "$n" -ge 1 ] || n=1
+	echo "$n"
+}
+# devtime NSEC: a device service time NSEC, scaled by XD_DEVTIME.
+devtime() { echo $(($1 * XD_DEVTIME / 100)); }
+
 # nullb_create NAME [attr=value...]: create and power on a configfs null_blk
 # device; prints the block device name.
 nullb_create() {
@@ -73,12 +97,13 @@ xd_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sch
 fio_run() { fio --output=/tmp/fio.out "$@" >/tmp/fio.err 2>&1 || { cat /tmp/fio.err /tmp/fio.out >&2; return 1; }; }
 
 # switch_stress SCHED: switch a null_blk device to SCHED and away (to none
-# and mq-deadline in turn) 200 times while fio writes and verifies on it;
+# and mq-deadline in turn) 200 times (scaled) while fio writes and verifies on it;
 # checks every switch, that fio neither hung nor saw an error, and that the
 # device still serves I/O.  Removes the device; unloading SCHED is left to
 # the caller.
 switch_stress() {
-	local sched="$1" dev fio_pid n=0 fails=0 other
+	local sched="$1" dev fio_pid n=0 fails=0 other rounds
+	rounds=$(scaled 200)
 	dev=$(nullb_create sw submit_queues=2 size=64 memory_backed=1)
 	rm -f /tmp/sw.out
 	fio --output=/tmp/sw.out --name=sw --filename="/dev/$dev" --rw=randrw --bs=4k \
@@ -87,14 +112,14 @@ switch_stress() {
 		--time_based --runtime=300 >/dev/null 2>&1 &
 	fio_pid=$!
 	sleep 1
-	while [ $n -lt 200 ]; do
+	while [ $n -lt "$rounds" ]; do
 		sched_set "$dev" "$sched" || fails=$((fails + 1))
 		other=none
 		[ $((n % 2)) = 0 ] || other=mq-deadline
 		sched_set "$dev" "$other" || fails=$((fails + 1))
 		n=$((n + 1))
 	done
-	is "$fails" 0 "200 round trips to $sched, every switch accepted"
+	is "$fails" 0 "$rounds round trips to $sched, every switch accepted"
 	check "fio still running (no hang)" kill -0 $fio_pid
 	kill -INT $fio_pid
 	wait $fio_pid
@@ -105,11 +130,13 @@ switch_stress() {
 }
 
 # integrity_verify DEV LABEL RW BS SIZE [FIO-ARGS...]: one check: two
-# io_uring jobs, 32m apart, write SIZE each of pattern RW in blocks of BS
-# with crc32c checksums and verify them; FIO-ARGS may add more jobs.
+# io_uring jobs, 32m apart, write SIZE (NNm, scaled) each of pattern RW in
+# blocks of BS with crc32c checksums and verify them; FIO-ARGS may add more
+# jobs.
 integrity_verify() {
 	local dev="$1" label="$2" rw="$3" bs="$4" size="$5"
 	shift 5
+	case $size in *m) size="$(scaled "${size%m}")m" ;; esac
 	check "$label: $rw bs=$bs verify, no errors" fio_run --name=v --filename="/dev/$dev" \
 		--rw="$rw" --bs="$bs" --direct=1 --ioengine=io_uring --iodepth=16 \
 		--numjobs=2 --offset_increment=32m --size="$size" --verify=crc32c \
@@ -154,4 +181,173 @@ integrity_balance() {
 		"inserted = dispatched - requeued + merged at insertion + merged queued"
 	cmp_ok "$(xd_stat "$d" merged_bio)" -gt 0 "sequential writes were merged"
 	cmp_ok "$(xd_stat "$d" ready_dispatched)" -gt 0 "the ready list (dispatch_batch) was used"
+}
+
+# --- fault injection (tests 18-xdeadline-faults, 51-xbfq-faults) ------------
+# null_blk's configfs fault injection (timeout_inject, requeue_inject) needs
+# CONFIG_BLK_DEV_NULL_BLK_FAULT_INJECTION: the debug kernel has it,
+# Debian's kernels do not.
+
+# nullb_has_faults: true where null_blk devices have the fault directories.
+nullb_has_faults() {
+	local rc=1
+	lsmod | grep -q '^null_blk ' || modprobe null_blk nr_devices=0 || return 1
+	mkdir "$NULLB/faultprobe" 2>/dev/null || return 1
+	[ -d "$NULLB/faultprobe/timeout_inject" ] && [ -d "$NULLB/faultprobe/requeue_inject" ] && rc=0
+	rmdir "$NULLB/faultprobe"
+	return $rc
+}
+
+# nullb_fault NAME timeout|requeue PERCENT TIMES: make PERCENT % of NAME's
+# commands time out (never complete; blk-mq's timeout handler fails them)
+# or come back to blk-mq, at most TIMES times (-1: no limit).  verbose=0:
+# no stack trace per injected fault (the log judge fails on those).
+nullb_fault() {
+	local d="$NULLB/$1/$2_inject"
+	echo 0 >"$d/verbose" && echo 1 >"$d/interval" && echo "$3" >"$d/probability" &&
+		echo "$4" >"$d/times"
+}
+# nullb_fault_left NAME KIND: how many of TIMES are left.
+nullb_fault_left() { cat "$NULLB/$1/$2_inject/times"; }
+
+# dev_idle DEV: wait up to 30 s until blk-mq has no request of DEV in flight.
+dev_idle() {
+	local i=0
+	while [ $i -lt 300 ]; do
+		# shellcheck disable=SC2046 # "READS WRITES"
+		set -- "$1" $(cat "/sys/block/$1/inflight")
+		[ "$2" = 0 ] && [ "$3" = 0 ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "still in flight: $(cat "/sys/block/$1/inflight")" >&2
+	return 1
+}
+
+# sched_balanced DEV SCHED: the scheduler's own counters balance: nothing
+# in flight or queued, and (xdeadline) every dispatch completed or came
+# back as a requeue.
+sched_balanced() {
+	is "$(xd_stat "$1" in_flight)" 0 "$2: nothing in flight in the scheduler"
+	case $2 in
+	xdeadline)
+		is "$(xd_stat "$1" dispatched)" \
+			"$(($(xd_stat "$1" completed) + $(xd_stat "$1" requeued)))" \
+			"$2: dispatched = completed + requeued" ;;
+	xbfq)
+		is "$(xd_stat "$1" queued)" 0 "$2: nothing queued"
+		cmp_ok "$(xd_stat "$1" dispatched)" -ge "$(xd_stat "$1" completed)" \
+			"$2: dispatched >= completed" ;;
+	esac
+}
+
+# fault_suite SCHED: SCHED under injected faults, on memory-backed null_blk
+# (data kept, so fio can verify it).
+#  1. requeues: a fifth of the commands come back to blk-mq (half through
+#     the BUSY path, half through blk_mq_requeue_request, which hands them
+#     back to the scheduler); fio writes and verifies: no error, no bad
+#     data, the requeues seen by the scheduler, counters balanced.
+#  2. timeouts and a switch storm: some commands never complete and fail
+#     when blk-mq's timeout (1 s here) fires; fio keeps reading verified
+#     data and writing elsewhere while the scheduler is switched away and
+#     back; every injected timeout must reach fio as an error (nothing
+#     lost), fio must finish by itself (nothing stranded), the device be
+#     idle afterwards and the data read back intact.
+#  3. zoned: a zoned device that requeues, sequential writes per zone with
+#     verify: no write error (a requeued write must not overtake its zone's
+#     write pointer), data intact, counters balanced.
+fault_suite() {
+	local s=$1 dev rq n fails other pid inj left err
+	if ! nullb_has_faults; then
+		diag "SKIP: null_blk has no fault injection here (CONFIG_BLK_DEV_NULL_BLK_FAULT_INJECTION)"
+		echo "1..0 # SKIP null_blk without fault injection"
+		return 0
+	fi
+
+	# 1. requeues, one hardware queue: every second injection is a
+	# requeue through the scheduler.
+	dev=$(nullb_create frq submit_queues=1 size=64 memory_backed=1 hw_queue_depth=8)
+	check "$s: selected" sched_set "$dev" "$s"
+	check "$s: requeue_inject set" nullb_fault frq requeue 20 400
+	check "$s: random writes + verify under requeues, no error" fio_run --name=rq \
+		--filename="/dev/$dev" --rw=randwrite --bs=4k --direct=1 --ioengine=io_uring \
+		--iodepth=16 --numjobs=2 --offset_increment=16m --size=4m --verify=crc32c \
+		--verify_fatal=1 --do_verify=1 --group_reporting
+	check "$s: sequential (merging) writes + verify under requeues" fio_run --name=sq \
+		--filename="/dev/$dev" --rw=write --bs=16k --direct=1 --ioengine=io_uring \
+		--iodepth=16 --offset=40m --size=8m --verify=crc32c --verify_fatal=1 --do_verify=1
+	inj=$((400 - $(nullb_fault_left frq requeue)))
+	cmp_ok "$inj" -gt 20 "$s: null_blk requeued commands ($inj)"
+	check "$s: device idle" dev_idle "$dev"
+	sched_balanced "$dev" "$s"
+	case $s in
+	xdeadline) cmp_ok "$(xd_stat "$dev" requeued)" -gt 0 "$s: requeues came back to it" ;;
+	xbfq) cmp_ok "$(xd_stat "$dev" dispatched)" -gt "$(xd_stat "$dev" completed)" \
+		"$s: requeued requests were dispatched again" ;;
+	esac
+	check "$s: back to none" sched_set "$dev" none
+	nullb_remove frq
+
+	# 2. timeouts under a switch storm, two hardware queues.
+	dev=$(nullb_create fto submit_queues=2 size=64 memory_backed=1 hw_queue_depth=8)
+	echo 1000 >"/sys/block/$dev/queue/io_timeout"
+	check "$s: selected" sched_set "$dev" "$s"
+	check "$s: pattern written and verified" fio_run --name=pat --filename="/dev/$dev" \
+		--rw=write --bs=64k --direct=1 --ioengine=io_uring --iodepth=8 --size=16m \
+		--verify=crc32c --do_verify=1
+	check "$s: timeout_inject set" nullb_fault fto timeout 2 12
+	# ETIMEDOUT (110) and EIO (5) are expected, and counted.
+	rm -f /tmp/fto.json
+	fio --output-format=json --output=/tmp/fto.json \
+		--name=rd --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
+		--ioengine=io_uring --iodepth=8 --size=16m --number_ios=3000 \
+		--continue_on_error=io --ignore_error=110,5:110,5 \
+		--name=wr --filename="/dev/$dev" --rw=randwrite --bs=4k --direct=1 \
+		--ioengine=io_uring --iodepth=8 --offset=32m --size=16m --number_ios=3000 \
+		--continue_on_error=io --ignore_error=110,5:110,5 >/tmp/fto.err 2>&1 &
+	pid=$!
+	n=0
+	fails=0
+	while [ $n -lt 20 ] && kill -0 $pid 2>/dev/null; do
+		other=none
+		[ $((n % 2)) = 0 ] || other=mq-deadline
+		sched_set "$dev" "$other" || fails=$((fails + 1))
+		sched_set "$dev" "$s" || fails=$((fails + 1))
+		n=$((n + 1))
+	done
+	is "$fails" 0 "$s: $n round trips during injected timeouts, every switch accepted"
+	rq=0
+	while kill -0 $pid 2>/dev/null && [ $rq -lt 1200 ]; do sleep 0.1; rq=$((rq + 1)); done
+	check "$s: fio finished by itself within 120 s (nothing stranded)" sh -c "! kill -0 $pid 2>/dev/null"
+	kill -KILL $pid 2>/dev/null
+	wait $pid
+	check "$s: fio exited cleanly" test $? = 0
+	left=$(nullb_fault_left fto timeout)
+	inj=$((12 - left))
+	err=$(sed -n 's/.*"total_err" *: *\([0-9]*\).*/\1/p' /tmp/fto.json | awk '{s += $1} END {print s + 0}')
+	cmp_ok "$inj" -gt 0 "$s: null_blk timed out commands ($inj)"
+	cmp_ok "$err" -ge "$inj" "$s: every timed-out command reached fio as an error ($err errors)"
+	echo 0 >"$NULLB/fto/timeout_inject/probability"
+	check "$s: device idle" dev_idle "$dev"
+	sched_balanced "$dev" "$s"
+	check "$s: the pattern is intact" fio_run --name=pat --filename="/dev/$dev" \
+		--rw=write --bs=64k --direct=1 --ioengine=io_uring --iodepth=8 --size=16m \
+		--verify=crc32c --verify_only=1
+	check "$s: back to none" sched_set "$dev" none
+	nullb_remove fto
+
+	# 3. zoned with requeues.
+	dev=$(nullb_create fzq submit_queues=1 size=64 memory_backed=1 zoned=1 zone_size=4 \
+		zone_nr_conv=0 hw_queue_depth=8)
+	check "$s: selected on the zoned device" sched_set "$dev" "$s"
+	check "$s: requeue_inject set" nullb_fault fzq requeue 20 -1
+	check "$s: zoned sequential writers + verify under requeues, no error" fio_run \
+		--name=z --filename="/dev/$dev" --zonemode=zbd --rw=write --bs=16k --direct=1 \
+		--ioengine=io_uring --iodepth=8 --numjobs=2 --offset_increment=32m --size=16m \
+		--verify=crc32c --verify_fatal=1 --do_verify=1 --group_reporting
+	echo 0 >"$NULLB/fzq/requeue_inject/probability"
+	check "$s: device idle" dev_idle "$dev"
+	sched_balanced "$dev" "$s"
+	check "$s: back to none" sched_set "$dev" none
+	nullb_remove fzq
 }

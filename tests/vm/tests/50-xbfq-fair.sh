@@ -4,7 +4,8 @@
 # BE level 0 weighs 800 and BE level 7 weighs 100 (8:1); equal levels 1:1.
 . /tests/lib.sh
 
-dev=$(nullb_create fair submit_queues=1 size=2048 irqmode=2 completion_nsec=1000000 hw_queue_depth=1)
+dev=$(nullb_create fair submit_queues=1 size=2048 irqmode=2 \
+	completion_nsec="$(devtime 1000000)" hw_queue_depth=1)
 check "switch to xbfq" sched_set "$dev" xbfq
 # Weight raising deliberately departs from the weights (as in BFQ, whose
 # documentation says to turn low_latency off to control weights).

@@ -2,8 +2,15 @@
 # The IDLE class is served only while the other classes are idle.
 . /tests/lib.sh
 
-dev=$(nullb_create idlec submit_queues=1 size=1024 irqmode=2 completion_nsec=1000000 hw_queue_depth=1)
+dev=$(nullb_create idlec submit_queues=1 size=1024 irqmode=2 \
+	completion_nsec="$(devtime 1000000)" hw_queue_depth=1)
 check "switch to xbfq" sched_set "$dev" xbfq
+# The IDLE class waits for the others to be quiet for idle_class_delay.
+# Where devtime stretches the device (the debug kernel, slow everywhere),
+# the BE reader's CPU time between its reads grows too: stretch that wait
+# alike (20 ms stays 20 ms elsewhere).
+d=$(cat "/sys/block/$dev/queue/iosched/idle_class_delay")
+echo $((d * XD_DEVTIME / 100)) >"/sys/block/$dev/queue/iosched/idle_class_delay"
 xb_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sched/stats"; }
 
 # A BE reader for 4 s and an IDLE reader for 7 s, started together: the
