@@ -7,8 +7,8 @@
 #                        where headers for KVER exist
 #   make modules KVER=   build the scheduler modules for one kernel
 #   make check           unit tests, checkpatch, and VM tests on Debian's
-#                        6.1, 6.12 and newest kernels and on the debug
-#                        kernel (lockdep, KASAN, kmemleak); last line
+#                        6.1, 6.12 and newest kernels (the debug kernel:
+#                        KERNELS="6.1 6.12 7.x debug"); last line
 #                        "N passed, N failed"
 #   make check-unit      the tests that need no VM
 #   make check-vm KERNELS="6.1 7.x"
@@ -37,7 +37,7 @@ PREFIX ?= /usr
 DESTDIR ?=
 VERSION := $(shell cat $(CURDIR)/VERSION)
 SRCDIR = $(DESTDIR)$(PREFIX)/src/schedctl-$(VERSION)
-KERNELS ?= 6.1 6.12 7.x debug
+KERNELS ?= 6.1 6.12 7.x
 KERNEL ?= 7.x
 SCHEDCTL_CACHE ?= /var/cache/schedctl-dev
 export SCHEDCTL_CACHE
