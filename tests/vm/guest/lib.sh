@@ -168,17 +168,21 @@ integrity_settings() {
 # integrity_balance DEV: after integrity_settings, DEV's scheduler counters
 # (debugfs) balance: nothing in flight, every dispatched request completed;
 # and the sequential writes were merged and went through the ready list.
+# inserted_balance DEV DESC: every request DEV's scheduler counted as
+# inserted was dispatched once (a requeue dispatches it again) or merged
+# away, at insertion or while queued.
+inserted_balance() {
+	local d=$1
+	is "$(xd_stat "$d" inserted)" \
+		"$(($(xd_stat "$d" dispatched) - $(xd_stat "$d" requeued) + \
+		$(xd_stat "$d" merged_insert) + $(xd_stat "$d" merged_request)))" "$2"
+}
+
 integrity_balance() {
-	local d=$1 requeued
+	local d=$1
 	is "$(xd_stat "$d" in_flight)" 0 "nothing left in flight"
 	is "$(xd_stat "$d" dispatched)" "$(xd_stat "$d" completed)" "dispatched equals completed"
-	# Every inserted request was dispatched once or merged away (xbfq
-	# counts no requeues).
-	requeued=$(xd_stat "$d" requeued)
-	is "$(xd_stat "$d" inserted)" \
-		"$(($(xd_stat "$d" dispatched) - ${requeued:-0} + \
-		$(xd_stat "$d" merged_insert) + $(xd_stat "$d" merged_request)))" \
-		"inserted = dispatched - requeued + merged at insertion + merged queued"
+	inserted_balance "$d" "inserted = dispatched - requeued + merged at insertion + merged queued"
 	cmp_ok "$(xd_stat "$d" merged_bio)" -gt 0 "sequential writes were merged"
 	cmp_ok "$(xd_stat "$d" ready_dispatched)" -gt 0 "the ready list (dispatch_batch) was used"
 }

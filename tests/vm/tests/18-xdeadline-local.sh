@@ -12,10 +12,7 @@ balanced() {
 	local d=$1 what=$2
 	is "$(xd_stat "$d" parked)" 0 "$what: nothing left parked"
 	is "$(xd_stat "$d" in_flight)" 0 "$what: nothing left in flight"
-	is "$(xd_stat "$d" inserted)" \
-		"$(($(xd_stat "$d" dispatched) - $(xd_stat "$d" requeued) + \
-		$(xd_stat "$d" merged_insert) + $(xd_stat "$d" merged_request)))" \
-		"$what: inserted = dispatched - requeued + merged"
+	inserted_balance "$d" "$what: inserted = dispatched - requeued + merged"
 }
 
 # verify_jobs DEV LABEL JOBS DEPTH [FIO ARGS...]: random writes with
