@@ -7,6 +7,7 @@
 # run once over every scheduler; sched, the tests run once per scheduler;
 # pre, a file of TAP skip lines decided on the host; qemu_rc and secs, how
 # the VM ended; need_kml, non-empty where the kernel must have kmemleak.
+# Load tests/kernel-warnings.awk before it (awk -f ... -f judge.awk).
 #
 # A test that passed counts for a scheduler only if that scheduler was seen
 # active during it; an expected test without a result fails, and so do a
@@ -81,9 +82,7 @@ inkml {
 /BLKT-DMESG-END/ { indmesg = 0; next }
 /BLKT-DONE/ { done = 1; next }
 indmesg {
-	if ($0 ~ /WARNING:|BUG:|Oops|Call Trace|lockdep|KASAN|UBSAN|possible circular|possible recursive|inconsistent lock state|suspicious RCU|general protection|hung_task|blocked for more than|soft lockup|list_(add|del) corruption|list corruption|rcu_(sched|preempt) detected stall|detected stalls on CPU|kmemleak: .*(suspected memory leak|disabled|pool empty)/) {
-		warn++; print "# kernel: " $0
-	}
+	if (kernel_warning($0)) { warn++; print "# kernel: " $0 }
 	next
 }
 /Kernel panic/ { print "# " $0; panic = 1 }

@@ -208,7 +208,7 @@ judge() {
 	local label=$1 qemu_rc secs
 	. "$out/$label.vars"
 	. "$out/$label.rc"
-	tr -d '\r' <"$out/$label.log" | awk -f "$BT_DIR/judge.awk" -v pre="$out/$label.pre" \
+	tr -d '\r' <"$out/$label.log" | awk -f "$BT_DIR/../kernel-warnings.awk" -f "$BT_DIR/judge.awk" -v pre="$out/$label.pre" \
 		-v label="$label" -v scheds="$SCHEDS" -v loop="$LOOP" -v sched="$SCHED" \
 		-v qemu_rc="$qemu_rc" -v secs="$secs" -v need_kml="$NEED_KMEMLEAK"
 }

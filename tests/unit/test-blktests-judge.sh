@@ -15,7 +15,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/blktests-judge.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
 judge() {	# judge LOG [NEED_KMEMLEAK]: TAP for label 6.1, xdeadline and xbfq
-	awk -f tests/blktests/judge.awk -v pre="$T/pre" -v label=6.1 \
+	awk -f tests/kernel-warnings.awk -f tests/blktests/judge.awk -v pre="$T/pre" -v label=6.1 \
 		-v scheds="xdeadline xbfq" -v loop="block/020 block/047" -v sched="zbd/005" \
 		-v qemu_rc=0 -v secs=99 -v need_kml="${2:-}" "$1"
 }

@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0
+# kernel-warnings.awk: the one list of kernel log lines that fail a guest,
+# shared by the VM test judge (tests/vm/judge.awk) and the blktests lane's
+# judge (tests/blktests/judge.awk); load it first with another -f.
+#
+# kernel_warning(line) is 1 for a line of the kernel log that reports a
+# problem: WARNING/BUG/Oops and a call trace (which cover lockdep's
+# reports, KASAN, UBSAN and "BUG: sleeping function called from invalid
+# context"), general protection faults, list corruption, hung tasks, soft
+# lockups, RCU stalls, and kmemleak suspecting a leak or turning itself
+# off.  The debug kernel's boot notice about RCU lockdep checking is not
+# one.
+function kernel_warning(line) {
+	if (line ~ /RCU lockdep checking is enabled/)
+		return 0
+	return line ~ /WARNING:|BUG:|Oops|Call Trace|lockdep|KASAN|UBSAN|possible circular|possible recursive|inconsistent lock state|suspicious RCU|general protection|hung_task|blocked for more than|soft lockup|list_(add|del) corruption|list corruption|rcu_(sched|preempt) detected stall|detected stalls on CPU|kmemleak: .*(suspected memory leak|disabled|pool empty)/
+}
