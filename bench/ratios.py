@@ -4,7 +4,9 @@
 per cell: median IOPS of each scheduler, with the spread of its runs
 ((max - min) / median), and the ratios of the medians within that boot:
 xdeadline (and any xdeadline:KNOB=V variant) / mq-deadline and
-xbfq / bfq."""
+xbfq / bfq.  Then, where the runs carry xdeadline's or xbfq's counters
+(lock_waits, dispatched), the scheduler lock's contention: median
+insertions and dispatches that found it held per 1000 I/Os."""
 import json
 import statistics
 import sys
@@ -50,6 +52,34 @@ def main():
                     row.append(f"{med[a] / med[b]:.2f}x"
                                if a in med and b in med and med[b] else "-")
                 print(f"| {name} | {cell} | " + " | ".join(row) + " |")
+    contention(docs)
+
+
+def contention(docs):
+    """Lock waits per 1000 dispatched requests, median over the runs."""
+    rows = []
+    for path, doc in docs:
+        name = path.rsplit("/", 1)[-1].replace(".json", "")
+        for boot in doc["boots"]:
+            per = {}
+            for r in boot["runs"]:
+                st = r.get("sched_stats", {})
+                if "lock_waits" not in st or not int(st.get("dispatched", 0)):
+                    continue
+                per.setdefault((r["cell"], r["sched"]), []).append(
+                    int(st["lock_waits"]) * 1000 / int(st["dispatched"]))
+            for (cell, sched), v in per.items():
+                rows.append((name, cell, sched, statistics.median(v),
+                             min(v), max(v)))
+    if not rows:
+        return
+    print()
+    print("| boot | cell | scheduler | lock waits per 1000 I/Os (median) "
+          "| min | max |")
+    print("|---|---|---|---|---|---|")
+    for name, cell, sched, med, lo, hi in rows:
+        print(f"| {name} | {cell} | {sched} | {med:.1f} | {lo:.1f} "
+              f"| {hi:.1f} |")
 
 
 if __name__ == "__main__":

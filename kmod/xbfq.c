@@ -1671,9 +1671,7 @@ retry:
 	if (rq)
 		goto out;
 
-	contended = !spin_trylock_irqsave(&xbd->lock, flags);
-	if (contended)
-		spin_lock_irqsave(&xbd->lock, flags);
+	contended = xsched_dispatch_lock(&xbd->core, &xbd->lock, true, &flags);
 	if (xb_drain_deferred(xbd, &free, ktime_get_ns()))
 		contended = true;
 	xsched_cong_sample(&xbd->core, &xbd->cong, contended);
@@ -2070,6 +2068,7 @@ enum xb_counter_id {
 	XB_C_CONGESTION_PCT,
 	XB_C_CONGESTED,
 	XB_C_REQUEUED,
+	XB_C_LOCK_WAITS,
 	XB_C_NR
 };
 
@@ -2087,7 +2086,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"ready_dispatched", "queue_alloc_failed",
 	"queues", "queues_created", "queues_freed", "bursts_large",
 	"queues_merged", "queues_split", "congestion_pct", "congested",
-	"requeued",
+	"requeued", "lock_waits",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -2137,6 +2136,7 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_DISPATCH_SKIPPED] = sum.core.dispatch_skipped;
 	v[XB_C_DEFERRED] = sum.core.deferred;
 	v[XB_C_READY_DISPATCHED] = sum.core.ready_dispatched;
+	v[XB_C_LOCK_WAITS] = sum.core.lock_waits;
 	v[XB_C_QUEUE_ALLOC_FAILED] = sum.queue_alloc_failed;
 	spin_unlock_irqrestore(&xbd->lock, flags);
 

@@ -827,9 +827,8 @@ retry:
 		 * sorted structures until the driver asks for them, as with
 		 * one-at-a-time dispatch.
 		 */
-		contended = !spin_trylock(&dd->lock);
-		if (contended)
-			spin_lock(&dd->lock);
+		contended = xsched_dispatch_lock(&dd->core, &dd->lock, false,
+						 NULL);
 		if (xd_drain_deferred(dd, &free))
 			contended = true;
 		xd_take_parked(dd, &free);
@@ -1155,6 +1154,7 @@ enum xd_counter_id {
 	XD_C_REQUEUED,
 	XD_C_LOCAL_DISPATCHED,
 	XD_C_PARKED,
+	XD_C_LOCK_WAITS,
 	XD_C_NR
 };
 
@@ -1171,7 +1171,7 @@ static const char *const xd_counter_names[XD_C_NR] = {
 	"merge_skipped", "dispatch_skipped", "deferred", "ready_dispatched",
 	"nr_sched_batch_cuts", "qd1_waits", "qd1_writes_in_flight",
 	"qd1_max_in_flight", "zone_boosted", "congestion_pct", "congested",
-	"requeued", "local_dispatched", "parked",
+	"requeued", "local_dispatched", "parked", "lock_waits",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -1227,6 +1227,7 @@ static void xd_counters_get(void *priv, u64 *v)
 	v[XD_C_DISPATCH_SKIPPED] = sum.core.dispatch_skipped;
 	v[XD_C_DEFERRED] = sum.core.deferred;
 	v[XD_C_READY_DISPATCHED] = sum.core.ready_dispatched;
+	v[XD_C_LOCK_WAITS] = sum.core.lock_waits;
 	v[XD_C_NR_SCHED_BATCH_CUTS] = sum.nr_sched_batch_cuts;
 	/* held back at dispatch, or reported as no work for them */
 	v[XD_C_QD1_WAITS] = dd->qd1_waits + sum.qd1_holds;

@@ -58,6 +58,7 @@ struct xsched_pcpu_stats {
 	u64 dispatch_skipped;
 	u64 deferred;
 	u64 ready_dispatched;
+	u64 lock_waits;
 };
 
 struct xsched_core {
@@ -194,6 +195,22 @@ static __always_inline void xsched_unlock(spinlock_t *lock, bool irqsafe,
 		spin_unlock(lock);
 }
 
+/*
+ * Take the scheduler lock @lock for dispatch: true if it was held
+ * elsewhere and had to be waited for (counted in lock_waits, as the
+ * insertions that found it held are).  @flags as for xsched_lock().
+ */
+static __always_inline bool xsched_dispatch_lock(struct xsched_core *xc,
+						 spinlock_t *lock, bool irqsafe,
+						 unsigned long *flags)
+{
+	if (xsched_trylock(lock, irqsafe, flags))
+		return false;
+	this_cpu_inc(xc->pcpu->lock_waits);
+	xsched_lock(lock, irqsafe, flags);
+	return true;
+}
+
 /* ---- congestion --------------------------------------------------------- */
 
 /* Under the scheduler lock: one more acquisition, that @waited or not. */
@@ -307,6 +324,7 @@ xsched_insert_lock(struct xsched_core *xc, spinlock_t *lock,
 
 	if (xsched_trylock(lock, irqsafe, flags))
 		return XSCHED_INS_LOCKED;
+	this_cpu_inc(xc->pcpu->lock_waits);
 	if (!defer) {
 		xsched_lock(lock, irqsafe, flags);
 		return XSCHED_INS_WAITED;
@@ -753,6 +771,7 @@ static inline void xsched_pcpu_add(struct xsched_pcpu_stats *sum,
 	sum->dispatch_skipped += s->dispatch_skipped;
 	sum->deferred += s->deferred;
 	sum->ready_dispatched += s->ready_dispatched;
+	sum->lock_waits += s->lock_waits;
 }
 
 #endif /* XSCHED_COMMON_H */
