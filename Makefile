@@ -27,6 +27,8 @@
 #                        model (KERNELS, default all three)
 #   make bench-mttcg     two CPUs in parallel, multi-threaded TCG (KERNELS,
 #                        default 7.x 6.1; an idle host)
+#   make bench-lockstat  the scheduler lock's contention per 1000 I/Os,
+#                        every scheduler, from the debug kernel's lock_stat
 #   make bench-bundle    a self-contained archive for many-core hosts
 #                        (KERNELS, default 7.x 6.1)
 #
@@ -121,6 +123,9 @@ bench-icount: deps
 bench-mttcg: deps
 	bench/mttcg.sh $(if $(filter command line,$(origin KERNELS)),$(KERNELS),7.x 6.1)
 
+bench-lockstat: deps
+	bench/lockstat.sh
+
 bench-selftest: deps
 	bench/selftest.sh $(KERNEL)
 
@@ -132,4 +137,4 @@ clean:
 	-$(MAKE) -C kmod clean KVER=$(KVER) 2>/dev/null
 
 .PHONY: all modules deps check check-unit check-packaging check-vm check-blktests demo cli install uninstall \
-	dist deb rpm bench bench-icount bench-mttcg bench-selftest bench-bundle clean
+	dist deb rpm bench bench-icount bench-mttcg bench-lockstat bench-selftest bench-bundle clean

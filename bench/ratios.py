@@ -4,9 +4,9 @@
 per cell: median IOPS of each scheduler, with the spread of its runs
 ((max - min) / median), and the ratios of the medians within that boot:
 xdeadline (and any xdeadline:KNOB=V variant) / mq-deadline and
-xbfq / bfq.  Then, where the runs carry xdeadline's or xbfq's counters
-(lock_waits, dispatched), the scheduler lock's contention: median
-insertions and dispatches that found it held per 1000 I/Os."""
+xbfq / bfq.  Then, where the runs carry them, the scheduler lock's
+contention per 1000 I/Os: xdeadline's and xbfq's lock_waits, and the
+debug kernel's lock_stat contentions for every scheduler."""
 import json
 import statistics
 import sys
@@ -56,30 +56,41 @@ def main():
 
 
 def contention(docs):
-    """Lock waits per 1000 dispatched requests, median over the runs."""
+    """The scheduler lock's contention per 1000 I/Os, median over the
+    runs: lock_waits (xdeadline's and xbfq's own counter, per dispatched
+    request) and, where the kernel has lock_stat (the debug kernel), its
+    contentions of the scheduler's lock class (per I/O fio did)."""
     rows = []
     for path, doc in docs:
         name = path.rsplit("/", 1)[-1].replace(".json", "")
         for boot in doc["boots"]:
             per = {}
             for r in boot["runs"]:
+                key = (r["cell"], r["sched"])
                 st = r.get("sched_stats", {})
-                if "lock_waits" not in st or not int(st.get("dispatched", 0)):
-                    continue
-                per.setdefault((r["cell"], r["sched"]), []).append(
-                    int(st["lock_waits"]) * 1000 / int(st["dispatched"]))
-            for (cell, sched), v in per.items():
-                rows.append((name, cell, sched, statistics.median(v),
-                             min(v), max(v)))
+                if "lock_waits" in st and int(st.get("dispatched", 0)):
+                    per.setdefault(key, ([], []))[0].append(
+                        int(st["lock_waits"]) * 1000 / int(st["dispatched"]))
+                ios = r.get("rios", 0) + r.get("wios", 0)
+                if "lock_stat" in r and ios:
+                    c = sum(v.get("contentions", 0)
+                            for v in r["lock_stat"].values())
+                    per.setdefault(key, ([], []))[1].append(c * 1000 / ios)
+            for (cell, sched), (own, ls) in per.items():
+                rows.append((name, cell, sched, own, ls))
     if not rows:
         return
+
+    def show(v):
+        if not v:
+            return "-"
+        return f"{statistics.median(v):.1f} ({min(v):.1f}-{max(v):.1f})"
     print()
-    print("| boot | cell | scheduler | lock waits per 1000 I/Os (median) "
-          "| min | max |")
-    print("|---|---|---|---|---|---|")
-    for name, cell, sched, med, lo, hi in rows:
-        print(f"| {name} | {cell} | {sched} | {med:.1f} | {lo:.1f} "
-              f"| {hi:.1f} |")
+    print("| boot | cell | scheduler | lock_waits per 1000 I/Os "
+          "| lock_stat contentions per 1000 I/Os |")
+    print("|---|---|---|---|---|")
+    for name, cell, sched, own, ls in rows:
+        print(f"| {name} | {cell} | {sched} | {show(own)} | {show(ls)} |")
 
 
 if __name__ == "__main__":

@@ -48,11 +48,11 @@ def convert(rec):
 def parse(path):
     boot = {"log": path, "meta": {}, "skipped": [], "errors": [], "garbled": 0,
             "complete": False, "runs": []}
-    terse, schedstat, diskstat = {}, {}, {}
+    terse, schedstat, diskstat, lockstat = {}, {}, {}, {}
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
-            m = re.search(r"BENCH-(BEGIN|RUN|TERSE|SCHEDSTAT|DISKSTAT|SKIP|ERROR|END)( .*)?$", line)
+            m = re.search(r"BENCH-(BEGIN|RUN|TERSE|SCHEDSTAT|DISKSTAT|LOCKSTAT|SKIP|ERROR|END)( .*)?$", line)
             if not m:
                 continue
             kind, rest = m.group(1), (m.group(2) or "").strip()
@@ -68,6 +68,12 @@ def parse(path):
                 parts = rest.split(" ", 3)
                 if len(parts) == 4:
                     terse[tuple(parts[:3])] = parts[3]
+            elif kind == "LOCKSTAT":
+                # cell sched rep CLASS contentions=N acquisitions=N
+                parts = rest.split(" ", 4)
+                if len(parts) == 5:
+                    lockstat.setdefault(tuple(parts[:3]), {})[parts[3]] = \
+                        {k: int(v) for k, v in fields(parts[4]).items()}
             elif kind in ("SCHEDSTAT", "DISKSTAT"):
                 parts = rest.split(" ", 3)
                 if len(parts) == 4:
@@ -91,6 +97,8 @@ def parse(path):
             rec["sched_stats"] = schedstat[key]
         if key in diskstat:
             rec["disk_stats"] = diskstat[key]
+        if key in lockstat:
+            rec["lock_stat"] = lockstat[key]
     return boot
 
 

@@ -35,12 +35,15 @@ assert len(b["runs"]) == 18, len(b["runs"])
 assert all(r["fio_terse"] for r in b["runs"])
 st = [r["sched_stats"] for r in b["runs"] if "sched_stats" in r]
 assert st == [{"inserted": "1200", "merge_skipped": "7", "deferred": "3"}], st
+ls = [r["lock_stat"] for r in b["runs"] if "lock_stat" in r]
+assert ls == [{"&dd->lock": {"contentions": 12, "acquisitions": 2400},
+               "&xbd->lock": {"contentions": 0, "acquisitions": 0}}], ls
 r = rows[("seed000-hq1-j2", "xdeadline")]
 assert r["median"]["iops"] == 95000 and r["vs_none"] == 0.95 and r["vs_mq-deadline"] == 2.1111, r
 r = rows[("merge-write-j4", "mq-deadline")]
 assert r["median"]["avgkib"] == 21.0 and r["median"]["merges"] == 2000 and r["median"]["p99"] == 200, r
 EOF
-verdict $? "canned log: medians, ratios, skips and garbled lines in the JSON"
+verdict $? "canned log: medians, ratios, skips, lock_stat and garbled lines in the JSON"
 awk -f "$bench/table.awk" "$bench/testdata/canned.log" >"$out/canned.md"
 cmp -s "$out/canned.md" "$bench/testdata/canned.md"
 verdict $? "canned log: table.awk prints the expected table"

@@ -178,6 +178,8 @@ run() {
 		echo 0 >"$sd"
 	fi
 	before=$(devstat "$dev")
+	# lockdep's lock statistics (the debug kernel): from zero per run
+	[ -w /proc/lock_stat ] && echo 0 >/proc/lock_stat
 	t0=$(uptime_cs)
 	local prof=
 	# One sample per 20 us of CPU time (per 20000 instructions under icount).
@@ -223,6 +225,14 @@ run() {
 				'$1 ~ /%$/ { sub(/%/, "", $1); print p, $1, $NF }'
 		rm -f /tmp/perf.data
 	fi
+	# The scheduler lock's contention where the kernel has lock_stat:
+	# every I/O scheduler's lock class (mq-deadline's and xdeadline's
+	# dd->lock, kyber's domain and context locks, bfq's bfqd->lock, xbfq's
+	# xbd->lock), summed over the classes of that name; only the running
+	# scheduler's move.  Columns: contentions, then acquisitions.
+	[ ! -r /proc/lock_stat ] || awk -v p="BENCH-LOCKSTAT $cell $sched $rep" '
+		$1 ~ /^&(dd|kqd|khd|kcq|bfqd|xbd)->lock:$/ { c[$1] += $3; a[$1] += $9 }
+		END { for (k in c) { n = k; sub(/:$/, "", n); printf "%s %s contentions=%d acquisitions=%d\n", p, n, c[k], a[k] } }' /proc/lock_stat
 	# xdeadline's (and xbfq's) debugfs counters, reset by the switch.
 	st=/sys/kernel/debug/block/$dev/sched/stats
 	[ ! -r "$st" ] || echo "BENCH-SCHEDSTAT $cell $sched $rep $(awk 'NF == 2 { printf "%s=%s ", $1, $2 }' "$st")"
