@@ -93,8 +93,10 @@ if [ -n "${selftest_label:-}" ]; then
 	"$VM_DIR/run-vm.sh" "$selftest_label" "$out/initrd-$selftest_label.gz" \
 		"$out/selftest.log" selftest-fail >"$out/selftest.tap"
 	rc=$?
-	grep -q '1 passed, 2 failed' "$out/selftest.tap" && [ $rc != 0 ]
-	verdict $? "harness: a failing guest assertion fails the run"
+	grep -q '1 passed, 3 failed' "$out/selftest.tap" &&
+		grep -q '^selftest-fail: not ok 9998 - selftest-fail: left running after the test, killed: \[[0-9]*\] sleep 4322 ;' \
+			"$out/selftest.tap" && [ $rc != 0 ]
+	verdict $? "harness: a failing guest assertion, or a process a test leaves running, fails the run"
 	# ... and a hung test must cost that test, not the boot.
 	VM_APPEND="xd.test_timeout=5" VM_TIMEOUT=300 "$VM_DIR/run-vm.sh" "$selftest_label" \
 		"$out/initrd-$selftest_label.gz" "$out/selftest-hang.log" \

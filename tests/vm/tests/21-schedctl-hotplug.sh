@@ -81,6 +81,10 @@ else
 fi
 
 udevadm control --exit
+# --exit returns before udevd and its workers are gone; one left behind
+# would apply the policy to the next tests' devices
+check "udevd stopped" sh -c 'i=0; while pidof systemd-udevd >/dev/null; do
+	i=$((i + 1)); [ $i -lt 100 ] || exit 1; sleep 0.1; done'
 rm -f /etc/schedctl.d/50-vm-test.conf
 nullb_remove hp0
 nullb_remove hpz
