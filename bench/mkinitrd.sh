@@ -50,7 +50,7 @@ initrd="$out/initrd-$label.gz"
 # build-modules.sh holds this lock while it rebuilds the directory, which
 # other test runs may do at any time: hold it while the modules are copied.
 exec 9>"$(dirname "$kodir")/.$KREL.lock"
-flock 9
+flock -s 9
 EXTRA_GUEST_FILES="$stage/tests $stage/bench" "$VM_DIR/mkinitramfs.sh" "$label" "$kodir" "$initrd" ||
 	die "initramfs build failed"
 exec 9>&-

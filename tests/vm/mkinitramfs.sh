@@ -18,6 +18,11 @@ out=${3:?}
 command -v busybox >/dev/null || die "busybox missing (apt-get install busybox-static)"
 command -v cpio >/dev/null || die "cpio missing"
 fio=$("$VM_DIR/build-fio.sh")
+# build-modules.sh rebuilds MODULE_DIR under an exclusive lock, and other
+# lanes of make check (the blktests lane, benchmarks) may start it at any
+# time: copy the modules under the shared lock.
+exec 8>"$(dirname "$kodir")/.$KREL.lock"
+flock -s 8
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
