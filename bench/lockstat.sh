@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # bench/lockstat.sh [LABEL]: the scheduler lock's contention per 1000 I/Os
-# for every scheduler, stock ones included, from lockdep's lock statistics
+# for every scheduler the kernel has (on the debug kernel: mq-deadline,
+# bfq and ours; kyber is not built there), from lockdep's lock statistics
 # (/proc/lock_stat) on the debug kernel (default label debug, which has
 # LOCK_STAT).  Two CPUs truly in parallel (multi-threaded TCG, 2 vCPUs), the
 # seed 000 and seed 001 cells, REPEATS (default 3) interleaved runs each.
