@@ -133,7 +133,7 @@ module_param(cache_mb, uint, 0444);
 MODULE_PARM_DESC(cache_mb, "Write cache size, MiB (default 256)");
 static unsigned int host_mbps = 550;
 module_param(host_mbps, uint, 0444);
-MODULE_PARM_DESC(host_mbps, "Host link rate into the write cache, MB/s (default 550)");
+MODULE_PARM_DESC(host_mbps, "Host link rate (writes into the write cache, read cache hits), MB/s (default 550)");
 static unsigned int max_io_kb = 1024;
 module_param(max_io_kb, uint, 0444);
 MODULE_PARM_DESC(max_io_kb, "Largest command, KiB (default 1024)");
