@@ -55,6 +55,19 @@
  * then runs until the cache is empty.  A write waits for cache space; a
  * flush completes once the cache is empty.
  *
+ * Read cache (read_cache=1): read_segments segments of segment_kb each, as
+ * in a drive's buffer.  A read whose sectors are all in a segment is served
+ * from it over the host link (host_mbps) without the actuator; one whose
+ * first sector is cached takes the cached part from the segment and reads
+ * the rest from the media; any other read allocates the least recently used
+ * segment.  After a read from the media the drive keeps reading ahead into
+ * that segment while it has nothing else to do, until the segment holds
+ * segment_kb beyond what the host has read (it then stops, and resumes when
+ * the host reads from the segment again).  The look-ahead is computed from the
+ * clock when something happens, not by timers, and a command that needs the
+ * actuator takes it at once (the sector being read is finished, a seek is
+ * not aborted).  A write or zone reset clears the segments it overlaps.
+ *
  * Host-managed zoned mode (zoned=1): zones of zone_size_mb MiB, the first
  * conv_zones conventional.  A write to a sequential zone must start at its
  * write pointer and stay in the zone, or fails with an I/O error; zone
@@ -86,6 +99,7 @@
 #define SD_DESTAGE_SLOTS 1024		/* extents in the write cache */
 #define SD_DESTAGE_IDLE_NS (50 * NSEC_PER_MSEC)	/* destage when idle this long */
 #define SD_MAX_DEVICES	16
+#define SD_MAX_SEGMENTS	64
 
 static unsigned int nr_devices = 1;
 module_param(nr_devices, uint, 0444);
@@ -119,10 +133,19 @@ module_param(cache_mb, uint, 0444);
 MODULE_PARM_DESC(cache_mb, "Write cache size, MiB (default 256)");
 static unsigned int host_mbps = 550;
 module_param(host_mbps, uint, 0444);
-MODULE_PARM_DESC(host_mbps, "Host link rate into the write cache, MB/s (default 550)");
+MODULE_PARM_DESC(host_mbps, "Host link rate (writes into the write cache, read cache hits), MB/s (default 550)");
 static unsigned int max_io_kb = 1024;
 module_param(max_io_kb, uint, 0444);
 MODULE_PARM_DESC(max_io_kb, "Largest command, KiB (default 1024)");
+static bool read_cache = true;
+module_param(read_cache, bool, 0444);
+MODULE_PARM_DESC(read_cache, "Segmented read cache with look-ahead (default on)");
+static unsigned int read_segments = 16;
+module_param(read_segments, uint, 0444);
+MODULE_PARM_DESC(read_segments, "Read cache segments, at most 64 (default 16)");
+static unsigned int segment_kb = 2048;
+module_param(segment_kb, uint, 0444);
+MODULE_PARM_DESC(segment_kb, "Read cache segment size, KiB (default 2048)");
 static bool zoned;
 module_param(zoned, bool, 0444);
 MODULE_PARM_DESC(zoned, "Host-managed zoned (SMR) disk (default off)");
@@ -165,6 +188,18 @@ struct sd_extent {
 	u64 arrival;
 };
 
+/*
+ * A read cache segment: the sectors [start, end) were read, of which it
+ * holds the last seg_sectors (a ring); the host has read up to hwm.  used:
+ * LRU stamp, 0 if the segment is free.  full: look-ahead stopped because
+ * the segment held a segment's worth beyond hwm (until the host reads).
+ */
+struct sd_seg {
+	sector_t start, end, hwm;
+	u64 used;
+	bool full;
+};
+
 struct sd_zone {
 	sector_t wp;
 	u8 cond;
@@ -180,6 +215,8 @@ struct sd_stats {
 	u64 zone_resets, zone_opens, zone_closes, zone_finishes;
 	u64 zone_appends, zone_write_errors;
 	u64 requeues;
+	u64 rc_hits, rc_partial, rc_misses, rc_hit_sectors, rc_invalidations;
+	u64 ra_sectors, ra_ns, ra_starts;
 };
 
 struct sd_dev {
@@ -218,6 +255,16 @@ struct sd_dev {
 	struct sd_extent *dq;
 	unsigned int dq_head, dq_count;
 
+	/* read cache and look-ahead (la_*: valid while la_seg >= 0) */
+	struct sd_seg *segs;
+	u64 seg_sectors, seg_clock;
+	int ra_seg;		/* segment of the last read: look-ahead goes there */
+	int la_seg;		/* segment being read ahead into, or -1 */
+	sector_t la_from;	/* next sector the look-ahead transfers */
+	u64 la_seek_end;	/* end of its seek (not aborted) */
+	u64 la_xfer;		/* when la_from is under the head */
+	unsigned int link_writes;	/* writes queued on or crossing the link */
+
 	/* zones */
 	struct sd_zone *zones;
 	unsigned int nr_zones, nr_conv;
@@ -255,6 +302,30 @@ static u64 sd_time(struct sd_dev *dev, sector_t x)
 	const struct sd_band *b = sd_band_of(dev, x ? x - 1 : 0);
 
 	return b->time0 + div_u64((u64)(x - b->start) * dev->rev_ns, b->spt);
+}
+
+/* The first LBA x with T(x) >= tau: where a stream is at time tau. */
+static sector_t sd_time_ceil(struct sd_dev *dev, u64 tau)
+{
+	const struct sd_band *b;
+	sector_t x;
+	int i;
+
+	if (tau >= sd_time(dev, dev->capacity))
+		return dev->capacity;
+	for (i = SD_NR_BANDS - 1; i > 0; i--)
+		if (dev->band[i].start < dev->capacity &&
+		    dev->band[i].time0 <= tau)
+			break;
+	b = &dev->band[i];
+	x = b->start + div64_u64((tau - b->time0) * b->spt + dev->rev_ns - 1,
+				 dev->rev_ns);
+	x = min_t(sector_t, x, dev->capacity);
+	while (x > b->start && sd_time(dev, x - 1) >= tau)
+		x--;
+	while (x < dev->capacity && sd_time(dev, x) < tau)
+		x++;
+	return x;
 }
 
 static u64 sd_seek_ns(struct sd_dev *dev, u64 d)
@@ -321,6 +392,204 @@ static u64 sd_position(struct sd_dev *dev, u64 s, sector_t x, u64 *seek,
 	return *seek + *rot;
 }
 
+/* ---- read cache and look-ahead ------------------------------------------ */
+
+/* First sector segment g still holds. */
+static sector_t sd_seg_lo(struct sd_dev *dev, const struct sd_seg *g)
+{
+	return g->end - g->start > dev->seg_sectors ?
+		g->end - dev->seg_sectors : g->start;
+}
+
+/* Where look-ahead into g stops: a segment's worth beyond the host. */
+static sector_t sd_la_cap(struct sd_dev *dev, const struct sd_seg *g)
+{
+	return min_t(u64, g->hwm + dev->seg_sectors, dev->capacity);
+}
+
+/*
+ * Account the look-ahead up to time t: the sectors that passed under the
+ * head since it was last accounted join its segment.  It ends by itself
+ * when the segment is full (or at the last sector); the head then stays on
+ * that track.  The sector under the head at t is counted as read; the
+ * look-ahead is then anchored at the end of that sector.
+ */
+static void sd_la_sync(struct sd_dev *dev, u64 t)
+{
+	struct sd_seg *g;
+	sector_t cap, x;
+	u64 at, tc, t0;
+
+	if (dev->la_seg < 0 || t <= dev->la_xfer)
+		return;
+	g = &dev->segs[dev->la_seg];
+	cap = max_t(sector_t, sd_la_cap(dev, g), dev->la_from);
+	t0 = sd_time(dev, dev->la_from);
+	tc = dev->la_xfer + sd_time(dev, cap) - t0;
+	if (t >= tc) {
+		x = cap;
+		at = tc;
+	} else {
+		x = min_t(sector_t, cap,
+			  sd_time_ceil(dev, t0 + (t - dev->la_xfer)));
+		at = dev->la_xfer + sd_time(dev, x) - t0;
+	}
+	dev->st.ra_sectors += x - dev->la_from;
+	dev->st.ra_ns += at - dev->la_xfer;
+	g->end = x;
+	dev->la_from = x;
+	dev->la_xfer = at;
+	dev->la_seek_end = at;
+	if (x == cap) {
+		g->full = true;
+		dev->la_seg = -1;
+		dev->head_track = sd_track(dev, x);
+		dev->head_free = max(dev->head_free, at);
+	}
+}
+
+/* A command needs the actuator at t: end the look-ahead. */
+static void sd_la_stop(struct sd_dev *dev, u64 t)
+{
+	sd_la_sync(dev, t);
+	if (dev->la_seg < 0)
+		return;
+	dev->head_track = sd_track(dev, dev->la_from);
+	dev->head_free = max(dev->head_free, dev->la_seek_end);
+	dev->la_seg = -1;
+}
+
+/* The actuator is idle from t: read ahead into the last read's segment. */
+static void sd_la_begin(struct sd_dev *dev, u64 t)
+{
+	struct sd_seg *g;
+	u64 seek, rot, dist;
+
+	if (!dev->segs || dev->dying || dev->la_seg >= 0 || dev->ra_seg < 0 ||
+	    (dev->act_busy && !dev->act_wait) || !list_empty(&dev->pending))
+		return;
+	g = &dev->segs[dev->ra_seg];
+	if (g->full)
+		return;
+	if (g->end >= sd_la_cap(dev, g)) {
+		g->full = true;
+		return;
+	}
+	t = max(t, dev->head_free);
+	sd_position(dev, t, g->end, &seek, &rot, &dist);
+	dev->la_seg = dev->ra_seg;
+	dev->la_from = g->end;
+	dev->la_seek_end = t + seek;
+	dev->la_xfer = t + seek + rot;
+	dev->st.ra_starts++;
+}
+
+/*
+ * Clear every segment but keep that holds sectors of [lo, hi), as drives
+ * clear the segments a write overlaps.  Returns whether any was cleared.
+ */
+static bool sd_rc_trim(struct sd_dev *dev, sector_t lo, sector_t hi,
+		       const struct sd_seg *keep, u64 t)
+{
+	bool dropped = false;
+	struct sd_seg *g;
+	unsigned int i;
+
+	for (i = 0; i < read_segments; i++) {
+		g = &dev->segs[i];
+		if (!g->used || g == keep || g->end <= lo ||
+		    sd_seg_lo(dev, g) >= hi)
+			continue;
+		if (dev->la_seg == (int)i)
+			sd_la_stop(dev, t);
+		if (dev->ra_seg == (int)i)
+			dev->ra_seg = -1;
+		g->used = 0;
+		dropped = true;
+	}
+	return dropped;
+}
+
+/* A write (or zone reset) of [x, x + n) arrives at t. */
+static void sd_rc_invalidate(struct sd_dev *dev, sector_t x, sector_t n,
+			     u64 t)
+{
+	if (!dev->segs)
+		return;
+	sd_la_sync(dev, t);
+	if (sd_rc_trim(dev, x, x + n, NULL, t))
+		dev->st.rc_invalidations++;
+}
+
+/*
+ * A read arrives at t.  Returns true if the cache holds all of it.  If it
+ * holds the first sectors, those are taken from the cache and c shrinks to
+ * the rest, which the media must supply.
+ */
+static bool sd_rc_lookup(struct sd_dev *dev, struct sd_cmd *c, u64 t)
+{
+	struct sd_seg *g;
+	unsigned int i;
+	u32 n;
+
+	sd_la_sync(dev, t);
+	for (i = 0; i < read_segments; i++) {
+		g = &dev->segs[i];
+		if (!g->used || c->sector < sd_seg_lo(dev, g) ||
+		    c->sector >= g->end)
+			continue;
+		g->used = ++dev->seg_clock;
+		dev->ra_seg = i;
+		if (c->sector + c->nr <= g->end) {
+			dev->st.rc_hits++;
+			dev->st.rc_hit_sectors += c->nr;
+			g->hwm = max_t(sector_t, g->hwm, c->sector + c->nr);
+			g->full = false;	/* room again: look-ahead may resume */
+			return true;
+		}
+		n = g->end - c->sector;
+		dev->st.rc_partial++;
+		dev->st.rc_hit_sectors += n;
+		g->hwm = g->end;
+		c->sector += n;
+		c->nr -= n;
+		return false;
+	}
+	dev->st.rc_misses++;
+	return false;
+}
+
+/* A read of [x, x + nr) from the media ended: its data enter a segment. */
+static void sd_rc_fill(struct sd_dev *dev, sector_t x, u32 nr, u64 t)
+{
+	struct sd_seg *g = NULL;
+	unsigned int i, v = 0;
+
+	for (i = 0; i < read_segments; i++) {
+		if (dev->segs[i].used < dev->segs[v].used)
+			v = i;
+		if (dev->segs[i].used && x >= sd_seg_lo(dev, &dev->segs[i]) &&
+		    x <= dev->segs[i].end) {
+			g = &dev->segs[i];
+			break;
+		}
+	}
+	if (!g) {
+		g = &dev->segs[v];
+		if (dev->la_seg == (int)v)
+			sd_la_stop(dev, t);
+		g->start = x;
+		g->end = x;
+		g->hwm = x;
+	}
+	sd_rc_trim(dev, x, x + nr, g, t);
+	g->end = max_t(sector_t, g->end, x + nr);
+	g->hwm = max_t(sector_t, g->hwm, x + nr);
+	g->full = false;
+	g->used = ++dev->seg_clock;
+	dev->ra_seg = g - dev->segs;
+}
+
 static bool sd_cache_blocked(struct sd_dev *dev)
 {
 	struct sd_cmd *w;
@@ -328,7 +597,7 @@ static bool sd_cache_blocked(struct sd_dev *dev)
 	if (dev->link_busy || list_empty(&dev->link_queue))
 		return false;
 	w = list_first_entry(&dev->link_queue, struct sd_cmd, node);
-	return dev->cache_used + w->nr > dev->cache_cap;
+	return w->kind == SD_WRITE && dev->cache_used + w->nr > dev->cache_cap;
 }
 
 /*
@@ -453,9 +722,12 @@ static void sd_act_kick(struct sd_dev *dev, u64 t)
 	}
 	if (dev->act_busy)
 		return;
-	if (sd_act_pick(dev, max(t, dev->head_free)))
+	sd_la_stop(dev, t);
+	t = max(t, dev->head_free);
+	if (sd_act_pick(dev, t))
 		hrtimer_start(&dev->act_timer, ns_to_ktime(dev->act_end),
 			      HRTIMER_MODE_ABS);
+	sd_la_begin(dev, t);
 }
 
 static bool sd_link_pick(struct sd_dev *dev, u64 t)
@@ -466,12 +738,13 @@ static bool sd_link_pick(struct sd_dev *dev, u64 t)
 	if (dev->link_busy || list_empty(&dev->link_queue))
 		return false;
 	w = list_first_entry(&dev->link_queue, struct sd_cmd, node);
-	if (dev->cache_used + w->nr > dev->cache_cap) {
+	if (w->kind == SD_WRITE && dev->cache_used + w->nr > dev->cache_cap) {
 		dev->st.cache_waits++;
 		return false;
 	}
 	list_del_init(&w->node);
-	dev->cache_used += w->nr;
+	if (w->kind == SD_WRITE)
+		dev->cache_used += w->nr;
 	s = max3(t, dev->link_end, w->arrival);
 	dev->link_end = s + div_u64((u64)w->nr * 512 * NSEC_PER_USEC,
 				    host_mbps);
@@ -490,7 +763,7 @@ static void sd_link_kick(struct sd_dev *dev, u64 t)
 /* Flushes complete once nothing is in the cache or on its way there. */
 static void sd_flushes_done(struct sd_dev *dev, struct list_head *done)
 {
-	if (dev->cache_used || dev->link_busy || !list_empty(&dev->link_queue))
+	if (dev->cache_used || dev->link_writes)
 		return;
 	list_splice_tail_init(&dev->flushes, done);
 }
@@ -531,12 +804,19 @@ static enum hrtimer_restart sd_act_fire(struct hrtimer *timer)
 		sd_link_kick(dev, t);
 		sd_flushes_done(dev, &done);
 	} else if (dev->act_cmd) {
+		if (dev->segs && dev->act_cmd->kind == SD_READ)
+			sd_rc_fill(dev, dev->act_sector, dev->act_nr, t);
 		list_add_tail(&dev->act_cmd->node, &done);
 		dev->act_cmd = NULL;
 	}
-	if (!dev->dying && sd_act_pick(dev, t)) {
-		hrtimer_set_expires(timer, ns_to_ktime(dev->act_end));
-		ret = HRTIMER_RESTART;
+	if (!dev->dying) {
+		sd_la_stop(dev, t);
+		t = max(t, dev->head_free);
+		if (sd_act_pick(dev, t)) {
+			hrtimer_set_expires(timer, ns_to_ktime(dev->act_end));
+			ret = HRTIMER_RESTART;
+		}
+		sd_la_begin(dev, t);
 	}
 	spin_unlock_irqrestore(&dev->lock, flags);
 	sd_end_list(&done);
@@ -578,15 +858,20 @@ static enum hrtimer_restart sd_link_fire(struct hrtimer *timer)
 	t = dev->link_end;
 	dev->link_busy = false;
 	dev->link_cmd = NULL;
-	if (sd_dq_add(dev, w->sector, w->nr, t)) {
-		dev->st.cache_writes++;
-		dev->st.write_sectors += w->nr;
+	if (w->kind == SD_READ) {
+		/* a read served from the read cache */
 		list_add_tail(&w->node, &done);
-		sd_act_kick(dev, t);
 	} else {
-		/* no extent slot: write through like a drive without cache */
-		dev->cache_used -= w->nr;
-		list_add_tail(&w->node, &dev->pending);
+		dev->link_writes--;
+		if (sd_dq_add(dev, w->sector, w->nr, t)) {
+			dev->st.cache_writes++;
+			dev->st.write_sectors += w->nr;
+			list_add_tail(&w->node, &done);
+		} else {
+			/* no extent slot: write through like a drive without cache */
+			dev->cache_used -= w->nr;
+			list_add_tail(&w->node, &dev->pending);
+		}
 		sd_act_kick(dev, t);
 	}
 	if (!dev->dying && sd_link_pick(dev, t)) {
@@ -650,7 +935,7 @@ static void sd_zone_reset(struct sd_dev *dev, unsigned int z)
 }
 
 static blk_status_t sd_zone_mgmt(struct sd_dev *dev, enum req_op op,
-				 sector_t sector)
+				 sector_t sector, u64 t)
 {
 	unsigned int z = sector >> dev->zone_shift;
 	struct sd_zone *zn;
@@ -658,6 +943,8 @@ static blk_status_t sd_zone_mgmt(struct sd_dev *dev, enum req_op op,
 	if (op == REQ_OP_ZONE_RESET_ALL) {
 		for (z = dev->nr_conv; z < dev->nr_zones; z++)
 			sd_zone_reset(dev, z);
+		sd_rc_invalidate(dev, sd_zone_start(dev, dev->nr_conv),
+				 dev->capacity - sd_zone_start(dev, dev->nr_conv), t);
 		dev->st.zone_resets++;
 		return BLK_STS_OK;
 	}
@@ -669,6 +956,8 @@ static blk_status_t sd_zone_mgmt(struct sd_dev *dev, enum req_op op,
 	switch (op) {
 	case REQ_OP_ZONE_RESET:
 		sd_zone_reset(dev, z);
+		sd_rc_invalidate(dev, sd_zone_start(dev, z),
+				 1ULL << dev->zone_shift, t);
 		dev->st.zone_resets++;
 		break;
 	case REQ_OP_ZONE_OPEN:
@@ -813,7 +1102,7 @@ static blk_status_t sd_queue_rq(struct blk_mq_hw_ctx *hctx,
 			break;
 		}
 		spin_lock_irqsave(&dev->lock, flags);
-		sts = sd_zone_mgmt(dev, op, c->sector);
+		sts = sd_zone_mgmt(dev, op, c->sector, ktime_get_ns());
 		spin_unlock_irqrestore(&dev->lock, flags);
 		blk_mq_end_request(rq, sts);
 		return BLK_STS_OK;
@@ -861,7 +1150,15 @@ static blk_status_t sd_queue_rq(struct blk_mq_hw_ctx *hctx,
 		sd_end_list(&done);
 		return BLK_STS_OK;
 	}
-	if (c->kind == SD_WRITE && write_cache) {
+	if (c->kind == SD_WRITE)
+		sd_rc_invalidate(dev, c->sector, c->nr, now);
+	if (c->kind == SD_READ && dev->segs && sd_rc_lookup(dev, c, now)) {
+		/* all cached: over the link, the actuator stays free */
+		list_add_tail(&c->node, &dev->link_queue);
+		sd_link_kick(dev, now);
+		sd_la_begin(dev, now);
+	} else if (c->kind == SD_WRITE && write_cache) {
+		dev->link_writes++;
 		list_add_tail(&c->node, &dev->link_queue);
 		sd_link_kick(dev, now);
 	} else {
@@ -891,6 +1188,7 @@ static int sd_stats_show(struct seq_file *m, void *v)
 	u64 cache_used;
 
 	spin_lock_irqsave(&dev->lock, flags);
+	sd_la_sync(dev, ktime_get_ns());	/* look-ahead up to now */
 	s = dev->st;
 	cache_used = dev->cache_used;
 	spin_unlock_irqrestore(&dev->lock, flags);
@@ -924,6 +1222,14 @@ static int sd_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "zone_appends %llu\n", s.zone_appends);
 	seq_printf(m, "zone_write_errors %llu\n", s.zone_write_errors);
 	seq_printf(m, "requeues %llu\n", s.requeues);
+	seq_printf(m, "cache_read_hits %llu\n", s.rc_hits);
+	seq_printf(m, "cache_read_partial %llu\n", s.rc_partial);
+	seq_printf(m, "cache_read_misses %llu\n", s.rc_misses);
+	seq_printf(m, "cache_hit_sectors %llu\n", s.rc_hit_sectors);
+	seq_printf(m, "cache_invalidations %llu\n", s.rc_invalidations);
+	seq_printf(m, "readahead_starts %llu\n", s.ra_starts);
+	seq_printf(m, "readahead_sectors %llu\n", s.ra_sectors);
+	seq_printf(m, "readahead_ns %llu\n", s.ra_ns);
 	return 0;
 }
 
@@ -964,6 +1270,8 @@ static int sd_geometry_show(struct seq_file *m, void *v)
 	seq_printf(m, "spt_outer %u\n", dev->band[0].spt);
 	seq_printf(m, "spt_inner %u\n", dev->band[SD_NR_BANDS - 1].spt);
 	seq_printf(m, "stream_ns %llu\n", sd_time(dev, dev->capacity));
+	seq_printf(m, "read_segments %u\n", dev->segs ? read_segments : 0);
+	seq_printf(m, "segment_sectors %llu\n", dev->seg_sectors);
 	seq_printf(m, "zones %u\n", dev->nr_zones);
 	seq_printf(m, "conv_zones %u\n", dev->nr_conv);
 	if (dev->zones)
@@ -1016,6 +1324,7 @@ static void sd_destroy(struct sd_dev *dev)
 	}
 	kvfree(dev->zones);
 	kvfree(dev->dq);
+	kfree(dev->segs);
 	kfree(dev);
 }
 
@@ -1047,6 +1356,17 @@ static int sd_create(int idx)
 	if (!dev->dq) {
 		ret = -ENOMEM;
 		goto out;
+	}
+	dev->ra_seg = -1;
+	dev->la_seg = -1;
+	if (read_cache) {
+		dev->segs = kcalloc(read_segments, sizeof(*dev->segs),
+				    GFP_KERNEL);
+		if (!dev->segs) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		dev->seg_sectors = (u64)segment_kb * 2;
 	}
 	if (zoned) {
 		ret = sd_init_zones(dev);
@@ -1097,9 +1417,10 @@ static int sd_create(int idx)
 	if (dev->zones)
 		debugfs_create_file("zones", 0400, dev->dbg, dev, &sd_zones_fops);
 	sd_devs[idx] = dev;
-	pr_info("%s: %llu sectors, %llu tracks, %u rpm, %u-%u MB/s, ncq %u%s%s\n",
+	pr_info("%s: %llu sectors, %llu tracks, %u rpm, %u-%u MB/s, ncq %u%s%s%s\n",
 		dev->disk->disk_name, (u64)dev->capacity, dev->nr_tracks, rpm,
 		outer_mbps, inner_mbps, ncq_depth,
+		read_cache ? ", read cache" : "",
 		write_cache ? ", write cache" : "", zoned ? ", zoned" : "");
 	return 0;
 
@@ -1110,6 +1431,7 @@ out_disk:
 out:
 	kvfree(dev->zones);
 	kvfree(dev->dq);
+	kfree(dev->segs);
 	kfree(dev);
 	return ret;
 }
@@ -1122,6 +1444,8 @@ static int __init sd_init(void)
 	if (!nr_devices || nr_devices > SD_MAX_DEVICES || !rpm ||
 	    !ncq_depth || !outer_mbps || inner_mbps > outer_mbps ||
 	    !inner_mbps || !host_mbps || !capacity_gb || max_io_kb < 4 ||
+	    (read_cache && (!read_segments || read_segments > SD_MAX_SEGMENTS ||
+			    segment_kb < 4)) ||
 	    (zoned && (!zone_size_mb || !is_power_of_2(zone_size_mb)))) {
 		pr_err("invalid parameters\n");
 		return -EINVAL;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # mkinitramfs.sh LABEL MODULE_DIR OUT: build the guest initramfs for a
 # kernel label: busybox, a static fio, the guest test scripts, the kernel's
-# own configfs/null_blk/scsi_debug modules with their dependencies, and our
+# own configfs/null_blk/scsi_debug/bfq modules with their dependencies, our
 # modules from MODULE_DIR (with a modules.dep and modules.alias so modprobe
 # and elevator autoloading work; EXTRA_KMODS adds more of the kernel's
 # modules).  Also Debian 12's udevd (from
@@ -132,7 +132,9 @@ add_module() {
 for m in configfs null_blk scsi_debug sd_mod ${EXTRA_KMODS:-}; do add_module "$m"; done
 # Crypto providers that library modules request by alias at init (6.1's
 # crc64-rocksoft asks for "crypto-crc64-rocksoft"); optional elsewhere.
-for m in crc64_rocksoft_generic crct10dif_generic; do
+# bfq, the reference scheduler the simdisk tests compare against, where the
+# kernel has it as a module (Debian's do; the debug kernel has none).
+for m in crc64_rocksoft_generic crct10dif_generic bfq; do
 	if find "$MODDIR/kernel" -name "$m.ko*" | grep -q .; then add_module "$m"; fi
 done
 for ko in "$md"/*.ko; do

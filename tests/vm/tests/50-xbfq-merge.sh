@@ -20,7 +20,11 @@ interleaved() {
 # model time (busy_ns) per MiB read, from simdisk's own clock
 sd() { awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/simdisk/simdisk0/stats; }
 
-check "load simdisk (HDD model, NCQ depth 32)" modprobe simdisk capacity_gb=500
+# Without simdisk's read look-ahead (read_cache=0): with it, the drive
+# reads the other process's chunks ahead and separate queues stream too, so
+# what merging saves (a rotation per chunk) would not show.
+check "load simdisk (HDD model, NCQ depth 32, no read cache)" modprobe simdisk \
+	capacity_gb=500 read_cache=0
 dev=simdisk0
 check "switch to xbfq" sched_set $dev xbfq
 is "$(knob $dev queue_merging)" 1 "queue_merging defaults to 1"
