@@ -229,10 +229,17 @@ run() {
 	# every I/O scheduler's lock class (mq-deadline's and xdeadline's
 	# dd->lock, kyber's domain and context locks, bfq's bfqd->lock, xbfq's
 	# xbd->lock), summed over the classes of that name; only the running
-	# scheduler's move.  Columns: contentions, then acquisitions.
+	# scheduler's move (a second class of one name is NAME#2; a class
+	# without acquisitions since the reset is not listed: "none" then).
+	# Columns: contentions, then acquisitions.
 	[ ! -r /proc/lock_stat ] || awk -v p="BENCH-LOCKSTAT $cell $sched $rep" '
-		$1 ~ /^&(dd|kqd|khd|kcq|bfqd|xbd)->lock:$/ { c[$1] += $3; a[$1] += $9 }
-		END { for (k in c) { n = k; sub(/:$/, "", n); printf "%s %s contentions=%d acquisitions=%d\n", p, n, c[k], a[k] } }' /proc/lock_stat
+		$1 ~ /^&(dd|kqd|khd|kcq|bfqd|xbd)->lock(#[0-9]+)?:$/ {
+			n = $1; sub(/(#[0-9]+)?:$/, "", n); c[n] += $3; a[n] += $9; any = 1
+		}
+		END {
+			for (k in c) printf "%s %s contentions=%d acquisitions=%d\n", p, k, c[k], a[k]
+			if (!any) printf "%s none contentions=0 acquisitions=0\n", p
+		}' /proc/lock_stat
 	# xdeadline's (and xbfq's) debugfs counters, reset by the switch.
 	st=/sys/kernel/debug/block/$dev/sched/stats
 	[ ! -r "$st" ] || echo "BENCH-SCHEDSTAT $cell $sched $rep $(awk 'NF == 2 { printf "%s=%s ", $1, $2 }' "$st")"
