@@ -10,12 +10,9 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/tests/vm/common.sh"
 label=${1:-7.x}
-. "$SCHEDCTL_CACHE/kernels/$label.env"
-kodir=$("$repo/tests/vm/build-modules.sh" "$label")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$repo/tests/vm/mkinitramfs.sh" "$label" "$kodir" "$tmp/initrd.gz"
-"$repo/tests/vm/run-vm.sh" "$label" "$tmp/initrd.gz" "$tmp/log" simdisk-calibrate ||
+run_guest_script "$label" simdisk-calibrate "$tmp/log" ||
 	die "calibration run failed (log: $tmp/log)"
 # fio: MB/s the guest saw; model: media rate while destaging (model clock)
 printf '%-5s %10s %10s %10s %10s %10s %10s\n' QD "fio qd1=0" "model" "fio qd1=1" "model" \

@@ -10,12 +10,9 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/tests/vm/common.sh"
 label=${1:-7.x}
-. "$SCHEDCTL_CACHE/kernels/$label.env"
-kodir=$("$repo/tests/vm/build-modules.sh" "$label")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$repo/tests/vm/mkinitramfs.sh" "$label" "$kodir" "$tmp/initrd.gz"
-"$repo/tests/vm/run-vm.sh" "$label" "$tmp/initrd.gz" "$tmp/log" simdisk-datasheet ||
+run_guest_script "$label" simdisk-datasheet "$tmp/log" ||
 	die "datasheet run failed (log: $tmp/log)"
 grep -ao '# DS .*' "$tmp/log" | awk '
 	{ v[$3, $4] = $5 }

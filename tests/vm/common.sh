@@ -70,3 +70,19 @@ apt_update_suite() {
 need_root() {
 	[ "$(id -u)" = 0 ] || die "$1 needs root (it installs packages and uses chroot/unshare)"
 }
+
+# run_guest_script LABEL TEST LOG: build the modules and an initramfs for
+# the kernel LABEL, boot it and run the guest script tests/vm/tests/TEST.sh
+# alone; the serial log goes to LOG.  For bench/ scripts that read their
+# figures from that log.  Non-zero if the build or the run failed.
+run_guest_script() {
+	local label=$1 test=$2 log=$3 kodir initrd
+	(
+		. "$SCHEDCTL_CACHE/kernels/$label.env"
+		kodir=$("$VM_DIR/build-modules.sh" "$label") || exit 1
+		initrd=$(mktemp "${TMPDIR:-/tmp}/initrd-$label.XXXXXX")
+		trap 'rm -f "$initrd"' EXIT
+		"$VM_DIR/mkinitramfs.sh" "$label" "$kodir" "$initrd" &&
+			"$VM_DIR/run-vm.sh" "$label" "$initrd" "$log" "$test"
+	)
+}
