@@ -8,17 +8,12 @@
 # seed 000 and seed 001 cells, REPEATS (default 3) interleaved runs each.
 # The debug kernel (KASAN, lockdep) runs several times slower than a
 # production one, so its absolute rates mean nothing and its contention
-# is that of a slower CPU; compare the schedulers with each other.  The
-# table: build/bench/lockstat/LABEL.md; last, bench/ratios.py prints the
+# is that of a slower CPU; compare the schedulers with each other.  One
+# boot of bench/mttcg.sh with these settings: the table is
+# build/bench/lockstat/LABEL-boot1.md; last, bench/ratios.py prints the
 # IOPS ratios and the contention table.
 set -euo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
-label=${1:-debug}
-out=${BENCH_OUT:-$bench/../build/bench}/lockstat
-mkdir -p "$out"
-VM_ACCEL=tcg,thread=multi VM_SMP=2 \
+BENCH_NAME=lockstat BOOTS=1 REPEATS="${REPEATS:-3}" \
 	SCHEDS="${SCHEDS:-mq-deadline kyber bfq xbfq xdeadline xdeadline:local_dispatch=0}" \
-	WORKLOADS="seed000 seed001" REPEATS="${REPEATS:-3}" \
-	RUNTIME="${RUNTIME:-2}" BENCH_OUT="$out" \
-	"$bench/run.sh" "$label" >/dev/null
-python3 "$bench/ratios.py" "$out/$label.json"
+	exec "$bench/mttcg.sh" "${1:-debug}"

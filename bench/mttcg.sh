@@ -5,13 +5,14 @@
 # idle 2-core or larger host), the seed 000 and seed 001 cells, every
 # scheduler interleaved, REPEATS (default 5) runs each, BOOTS (default 2)
 # boots per kernel label (default 7.x 6.1).  Each boot's table is
-# build/bench/mttcg/LABEL-bootN.md; last, bench/ratios.py prints each
-# cell's median ratios (xdeadline to mq-deadline, xbfq to bfq) per boot.
+# build/bench/mttcg/LABEL-bootN.md (BENCH_NAME replaces mttcg); last,
+# bench/ratios.py prints each cell's median ratios (xdeadline to
+# mq-deadline, xbfq to bfq) per boot.
 set -euo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 labels=${*:-7.x 6.1}
 boots=${BOOTS:-2}
-out=${BENCH_OUT:-$bench/../build/bench}/mttcg
+out=${BENCH_OUT:-$bench/../build/bench}/${BENCH_NAME:-mttcg}
 mkdir -p "$out"
 for label in $labels; do
 	for b in $(seq 1 "$boots"); do
