@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # kernel-warnings.awk: the one list of kernel log lines that fail a guest,
-# shared by the VM test judge (tests/vm/judge.awk) and the blktests lane's
+# and the reading of kmemleak's report, shared by the VM test judge (tests/vm/judge.awk) and the blktests lane's
 # judge (tests/blktests/judge.awk); load it first with another -f.
 #
 # kernel_warning(line) is 1 for a line of the kernel log that reports a
@@ -14,4 +14,15 @@ function kernel_warning(line) {
 	if (line ~ /RCU lockdep checking is enabled/)
 		return 0
 	return line ~ /WARNING:|BUG:|Oops|Call Trace|lockdep|KASAN|UBSAN|possible circular|possible recursive|inconsistent lock state|suspicious RCU|general protection|hung_task|blocked for more than|soft lockup|list_(add|del) corruption|list corruption|rcu_(sched|preempt) detected stall|detected stalls on CPU|kmemleak: .*(suspected memory leak|disabled|pool empty)/
+}
+
+# kmemleak_line(line): one line of /sys/kernel/debug/kmemleak as a guest
+# printed it after its last scan.  Every report starts with "unreferenced
+# object"; counts them in the global leaks and shows the first 200 lines
+# from the first report on (with their backtraces) as TAP comments.
+function kmemleak_line(line) {
+	if (line ~ /unreferenced object/)
+		leaks++
+	if (leaks && shown++ < 200)
+		print "# kmemleak: " line
 }

@@ -32,13 +32,7 @@ BEGIN {
 /BLKT-SCHEDULERS / || /BLKT-KMEMLEAK cleared/ { print "# " label ": " $0; next }
 /BLKT-KMEMLEAK-BEGIN/ { inkml = 1; kml = 1; next }
 /BLKT-KMEMLEAK-END/ { inkml = 0; next }
-inkml {
-	# kmemleak's file after the last scans: each report starts with
-	# "unreferenced object", then its backtrace
-	if ($0 ~ /unreferenced object/) leaks++
-	if (leaks && shown++ < 200) print "# kmemleak: " $0
-	next
-}
+inkml { kmemleak_line($0); next }
 /BLKT-ZONED / {
 	print "# " label ": " $0
 	split(field("offered"), tmp, ","); for (k in tmp) zoned[tmp[k]] = 1

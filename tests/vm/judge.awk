@@ -24,13 +24,7 @@
 }
 /XD-KMEMLEAK-BEGIN/ { inkml = 1; kml = 1; next }
 /XD-KMEMLEAK-END/ { inkml = 0; next }
-inkml {
-	# the kmemleak file after the last scan: every report starts
-	# with "unreferenced object"; show it with its backtrace
-	if ($0 ~ /unreferenced object/) leaks++
-	if (leaks && shown++ < 200) print "# kmemleak: " $0
-	next
-}
+inkml { kmemleak_line($0); next }
 indmesg {
 	if (kernel_warning($0)) { warn++; print "# kernel: " $0 }
 	next
