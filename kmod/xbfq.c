@@ -125,6 +125,10 @@ static const char *const xb_exp_name[XB_NR_EXP] = {
 #define XB_RQ_INJECTED		4UL	/* dispatched into another's idle time */
 #define XB_RQ_QUEUED		8UL	/* in its queue's sort tree and FIFO */
 #define XB_RQ_SHARED		16UL	/* other queues' requests in flight */
+#define XB_RQ_NONIDLE		32UL	/* counted in nonidle_inflight */
+/* The class it was counted in at insertion (inserted_*, dispatched_*...). */
+#define XB_RQ_CLS_SHIFT		8
+#define XB_RQ_CLS_MASK		(3UL << XB_RQ_CLS_SHIFT)
 
 enum { XB_TREE_NONE, XB_TREE_ELIG, XB_TREE_PEND };
 
@@ -158,6 +162,9 @@ struct xb_queue {
 	unsigned int nr_head;		/* on xbd->dispatch */
 	unsigned int inflight;
 	u8 cls, level;
+	/* A priority change waiting for the end of the queue's slot. */
+	bool prio_pending;
+	u8 new_cls, new_level;
 	u8 tree;
 	bool busy;			/* counted in its class (tree or service) */
 	bool in_vsum;			/* weight counted in its class's vsum */
@@ -322,6 +329,23 @@ static struct xb_data *xb_of(struct request_queue *q)
 static struct xb_queue *xb_rq_queue(struct request *rq)
 {
 	return rq->elv.priv[0];
+}
+
+static unsigned long xb_rq_state(struct request *rq)
+{
+	return (unsigned long)rq->elv.priv[1];
+}
+
+/* Set @rq's XB_RQ_* flags; its class stays. */
+static void xb_rq_set_state(struct request *rq, unsigned long flags)
+{
+	rq->elv.priv[1] = (void *)((xb_rq_state(rq) & XB_RQ_CLS_MASK) | flags);
+}
+
+/* The class @rq was counted in when inserted. */
+static int xb_rq_cls(struct request *rq)
+{
+	return (xb_rq_state(rq) & XB_RQ_CLS_MASK) >> XB_RQ_CLS_SHIFT;
 }
 
 static bool xb_after(u64 a, u64 b)
@@ -723,6 +747,49 @@ static void xb_deactivate(struct xb_data *xbd, struct xb_queue *xq)
 	xb_vsum_linger(xbd, xq, ktime_get_ns());
 }
 
+/*
+ * The I/O priority of @xq's requests changed to class @cls, level @level.
+ * An idle queue just takes it; a busy one waiting in its class's tree
+ * moves to the new class's tree at once, starting at that class's
+ * virtual time (its place in the old class means nothing there); the
+ * queue in service finishes its slot first: xb_expire() comes back here.
+ */
+static void xb_set_prio(struct xb_data *xbd, struct xb_queue *xq, u8 cls,
+			u8 level, u64 now)
+{
+	struct xb_class *c = &xbd->cls[xq->cls];
+
+	lockdep_assert_held(&xbd->lock);
+	if (xq == xbd->in_service) {
+		xq->prio_pending = true;
+		xq->new_cls = cls;
+		xq->new_level = level;
+		return;
+	}
+	xq->prio_pending = false;
+	if (xq->busy) {
+		xb_tree_del(xbd, xq);
+		c->nr_busy--;
+		c->wsum -= xq->weight;
+	}
+	xb_vsum_leave(xbd, xq);
+	xq->cls = cls;
+	xq->level = level;
+	c = &xbd->cls[cls];
+	xq->vfinish = c->vtime;
+	if (xq->busy) {
+		xb_wr_update(xbd, xq, now);
+		xq->weight = xb_base_weight(cls, level) * xq->wr_coeff;
+		c->nr_busy++;
+		c->wsum += xq->weight;
+		xb_vsum_enter(xbd, xq);
+		xq->vstart = c->vtime;
+		xq->vfinish = xq->vstart + xb_vt(xq->budget, xq->weight);
+		xb_tree_add(xbd, xq);
+	}
+	xb_update_active(xbd, xq);
+}
+
 static void xb_cancel_idle(struct xb_data *xbd)
 {
 	if (!xbd->idling)
@@ -811,6 +878,8 @@ static void xb_expire(struct xb_data *xbd, struct xb_queue *xq, int reason,
 			div_u64(xq->busy_served * NSEC_PER_SEC, XB_SOFTRT_RATE);
 	}
 	xb_update_active(xbd, xq);
+	if (xq->prio_pending)
+		xb_set_prio(xbd, xq, xq->new_cls, xq->new_level, now);
 	xb_put_ref_locked(xbd, xq);
 }
 
@@ -820,7 +889,7 @@ static void xb_add_rq(struct xb_queue *xq, struct request *rq)
 {
 	elv_rb_add(&xq->sort, rq);
 	list_add_tail(&rq->queuelist, &xq->fifo);
-	rq->elv.priv[1] = (void *)XB_RQ_QUEUED;
+	xb_rq_set_state(rq, XB_RQ_QUEUED);
 	xq->queued++;
 }
 
@@ -835,7 +904,7 @@ static void xb_del_rq(struct xb_data *xbd, struct xb_queue *xq,
 	elv_rqhash_del(q, rq);
 	if (q->last_merge == rq)
 		q->last_merge = NULL;
-	rq->elv.priv[1] = NULL;
+	xb_rq_set_state(rq, 0);
 	xq->queued--;
 	xbd->nr_queued--;
 	/* Queued requests hold references: last_busy stays valid. */
@@ -980,13 +1049,15 @@ static struct request *xb_start(struct xb_data *xbd, struct xb_queue *xq,
 		flags |= XB_RQ_ALONE;
 	else if (xbd->inflight > xq->inflight)
 		flags |= XB_RQ_SHARED;
-	rq->elv.priv[1] = (void *)(XB_RQ_DISPATCHED | flags);
+	if (xq->cls != XB_IDLE) {
+		flags |= XB_RQ_NONIDLE;
+		xbd->nonidle_inflight++;
+	}
+	xb_rq_set_state(rq, XB_RQ_DISPATCHED | flags);
 	rq->fifo_time = now;		/* from now on: dispatch time, ns */
 	xq->inflight++;
 	xbd->inflight++;
-	if (xq->cls != XB_IDLE)
-		xbd->nonidle_inflight++;
-	xbd->dispatched[xq->cls]++;
+	xbd->dispatched[xb_rq_cls(rq)]++;
 	xq->dispatched_rqs++;
 	xq->next_pos = blk_rq_pos(rq) + sectors;
 	xq->busy_served += sectors;
@@ -1582,8 +1653,8 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 {
 	struct request_queue *q = xbd->q;
 	struct xb_queue *xq = xb_rq_queue(rq);
-	struct xb_queue *iq;
-	unsigned long state = (unsigned long)rq->elv.priv[1];
+	struct xb_queue *iq, *moved = NULL;
+	unsigned long state = xb_rq_state(rq);
 	u8 cls, level;
 
 	lockdep_assert_held(&xbd->lock);
@@ -1592,30 +1663,41 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 	if (state & XB_RQ_DISPATCHED) {
 		xq->inflight--;
 		xbd->inflight--;
-		if (xq->cls != XB_IDLE)
+		if (state & XB_RQ_NONIDLE)
 			xbd->nonidle_inflight--;
 		xbd->requeued++;
 #ifdef XD_ZONE_WRITE_LOCK
 		blk_req_zone_write_unlock(rq);
 #endif
 	}
-	rq->elv.priv[1] = NULL;
+	xb_rq_set_state(rq, 0);
 
-	/* The I/O priority may change between requests. */
+	/*
+	 * The I/O priority may change between requests (ionice): the queue
+	 * follows its latest request's at once, busy or not (the one in
+	 * service at the end of its slot).  The shared fallback queue
+	 * changes only while idle.
+	 */
 	xb_ioprio_to_class(req_get_ioprio(rq), &cls, &level);
-	if ((cls != xq->cls || level != xq->level) && !xq->busy &&
-	    xq->slot < 0) {
-		xb_vsum_leave(xbd, xq);
-		xq->cls = cls;
-		xq->level = level;
-		xq->vfinish = xbd->cls[cls].vtime;
+	if (cls == xq->cls && level == xq->level) {
+		xq->prio_pending = false;
+	} else if (xq != &xbd->fallback || (!xq->busy && xq->slot < 0)) {
+		xb_set_prio(xbd, xq, cls, level, now);
+		if (xq->busy && xq != xbd->in_service)
+			moved = xq;
 	}
 	if (!(state & XB_RQ_DISPATCHED) && !XD_INSERT_AT_HEAD(flags))
 		xq = xb_coop_redirect(xbd, xq, rq);
 
-	/* Counted once, merged at insertion or not; requeues are not new. */
-	if (!(state & XB_RQ_DISPATCHED))
+	/*
+	 * Counted once, merged at insertion or not, in the class of the
+	 * queue it joins; requeues are not new.
+	 */
+	if (!(state & XB_RQ_DISPATCHED)) {
 		xbd->inserted[xq->cls]++;
+		rq->elv.priv[1] = (void *)((unsigned long)xq->cls <<
+					   XB_RQ_CLS_SHIFT);
+	}
 	if (blk_mq_sched_try_insert_merge(q, rq, free)) {
 		xbd->insert_merged++;
 		xb_update_active(xbd, xq);
@@ -1663,9 +1745,13 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 		msecs_to_jiffies(READ_ONCE(xbd->fifo_expire[xq->sync]));
 	xb_update_active(xbd, xq);
 
-	if (xq->busy)
-		return;
 	iq = xbd->in_service;
+	if (xq->busy) {
+		/* Moved up to a higher class than the one served: preempt. */
+		if (xq == moved && iq && xq->cls < iq->cls)
+			xb_expire(xbd, iq, XB_EXP_PREEMPT, now);
+		return;
+	}
 	if (iq == xq) {
 		/* It was idling for this: serve it at the next dispatch. */
 		xb_cancel_idle(xbd);
@@ -1912,7 +1998,7 @@ static void xb_requests_merged(struct request_queue *q, struct request *req,
 		req->fifo_time = next->fifo_time;
 	}
 	/* Only a request already queued here is in our structures. */
-	if (!((unsigned long)next->elv.priv[1] & XB_RQ_QUEUED))
+	if (!(xb_rq_state(next) & XB_RQ_QUEUED))
 		return;		/* merged at insertion: insert_merged */
 	xbd->request_merged++;
 	xb_del_rq(xbd, xq, next);
@@ -1973,7 +2059,7 @@ static void xb_inject_feedback(struct xb_queue *xq, unsigned long state,
 static void xb_finish_request(struct request *rq)
 {
 	struct xb_queue *xq = xb_rq_queue(rq);
-	unsigned long state = (unsigned long)rq->elv.priv[1];
+	unsigned long state = xb_rq_state(rq);
 	struct xb_data *xbd;
 	bool kick = false;
 	unsigned long flags;
@@ -1988,8 +2074,8 @@ static void xb_finish_request(struct request *rq)
 		spin_lock_irqsave(&xbd->lock, flags);
 		xq->inflight--;
 		xbd->inflight--;
-		xbd->completed[xq->cls]++;
-		if (xq->cls != XB_IDLE) {
+		xbd->completed[xb_rq_cls(rq)]++;
+		if (state & XB_RQ_NONIDLE) {
 			xbd->nonidle_inflight--;
 			xbd->nonidle_done_ns = now;
 		}
