@@ -4,10 +4,14 @@
  * scalability.  Design summary (details in docs/xbfq.md, knobs in
  * man/xbfq.4):
  *
- *  - One queue per submitting thread and direction of synchrony (sync and
- *    async apart), found in a per-instance hash keyed by pid and task start
- *    time.  Each request holds a reference to its queue from
- *    prepare_request to finish_request; idle queues are reclaimed later.
+ *  - One queue per I/O context (a thread, or the tasks sharing one with
+ *    CLONE_IO) and direction of synchrony, kept in the elevator's
+ *    per-(I/O context, device) icq: prepare_request finds the request's
+ *    queue there without a lock of ours.  The icq and each request (from
+ *    prepare_request to finish_request) hold a reference to their queue;
+ *    exit_icq (the task exited, or xbfq is leaving the device) drops the
+ *    icq's, and the last reference frees the queue.  A per-instance
+ *    fallback queue takes requests without an icq.
  *  - Weights from the I/O priority: level L of the RT or BE class weighs
  *    100 * (8 - L); IDLE queues weigh 100.  Classes are strictly ordered
  *    (RT, then BE, then IDLE, the last only after the others have been
@@ -38,10 +42,11 @@
 #include <linux/percpu.h>
 #include <linux/ioprio.h>
 #include <linux/jiffies.h>
-#include <linux/hash.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
 #include <linux/math64.h>
+#include <linux/iocontext.h>
+#include <linux/refcount.h>
 
 #include "xd_compat.h"
 #include "xd_hrtimer.h"
@@ -97,8 +102,6 @@ static const char *const xb_class_name[XB_NR_CLASS] = { "rt", "be", "idle" };
 #define XB_MAX_BATCH		256
 #define XB_MAX_INJECT		16
 #define XB_MAX_MS		3600000
-#define XB_QUEUE_TTL_NS		(10ULL * NSEC_PER_SEC)
-#define XB_HASH_BITS		6
 /* Completions take the scheduler lock: all locks are irq-safe. */
 #define XB_IRQSAFE		true
 
@@ -122,6 +125,10 @@ static const char *const xb_exp_name[XB_NR_EXP] = {
 #define XB_RQ_INJECTED		4UL	/* dispatched into another's idle time */
 #define XB_RQ_QUEUED		8UL	/* in its queue's sort tree and FIFO */
 #define XB_RQ_SHARED		16UL	/* other queues' requests in flight */
+#define XB_RQ_NONIDLE		32UL	/* counted in nonidle_inflight */
+/* The class it was counted in at insertion (inserted_*, dispatched_*...). */
+#define XB_RQ_CLS_SHIFT		8
+#define XB_RQ_CLS_MASK		(3UL << XB_RQ_CLS_SHIFT)
 
 enum { XB_TREE_NONE, XB_TREE_ELIG, XB_TREE_PEND };
 
@@ -135,17 +142,18 @@ struct xb_data;
 
 struct xb_queue {
 	struct rb_node node;		/* in its class's ELIG or PEND tree */
-	struct hlist_node hash;
-	struct list_head lru;		/* unreferenced queues, oldest first */
+	struct list_head all;		/* on xbd->queues, under qlock */
 	struct list_head linger;	/* on xbd->linger */
 	struct xb_data *xbd;
-	/* Identity, immutable. */
+	/* Identity, immutable: the task that created it, for debugfs. */
 	pid_t pid;
-	u64 start_time;
 	bool sync;
-	/* Under xbd->hash_lock. */
-	int ref;
-	u64 unused_since;
+	/* A process queue (xb_proc_task()): its process, tgid and start. */
+	bool proc;
+	u64 proc_start;
+	atomic_t nr_icq;		/* icqs pointing here */
+	/* Its icq's, each request's and those noted at xb_get_ref(). */
+	refcount_t ref;
 
 	/* The rest under xbd->lock. */
 	struct rb_root sort;		/* queued requests by sector */
@@ -154,6 +162,9 @@ struct xb_queue {
 	unsigned int nr_head;		/* on xbd->dispatch */
 	unsigned int inflight;
 	u8 cls, level;
+	/* A priority change waiting for the end of the queue's slot. */
+	bool prio_pending;
+	u8 new_cls, new_level;
 	u8 tree;
 	bool busy;			/* counted in its class (tree or service) */
 	bool in_vsum;			/* weight counted in its class's vsum */
@@ -190,16 +201,32 @@ struct xb_queue {
 	unsigned int inject_probe;
 	u64 dispatched_rqs, injected_rqs;
 	/*
-	 * Queue merging.  Under hash_lock: merged, where this process's new
-	 * requests go instead (a reference on it), and nr_coop, how many
-	 * queues send theirs here.  Under lock: coop_split, the shared
-	 * stream turned seeky and its guests should leave; coop_samples,
-	 * requests seen since it became shared.
+	 * Queue merging: merged, where this process's new requests go
+	 * instead (a reference on it); nr_coop, how many queues send theirs
+	 * here; coop_split, the shared stream turned seeky and its guests
+	 * should leave; coop_samples, requests seen since it became shared.
 	 */
 	struct xb_queue *merged;
 	unsigned int nr_coop;
 	bool coop_split;
 	unsigned int coop_samples;
+};
+
+/*
+ * The elevator's per-(I/O context, device) data: allocated zeroed by the
+ * block layer when a task first submits to the device (ioc_find_get_icq()
+ * in xb_prepare_request()), handed to xb_exit_icq() when the last task
+ * using the I/O context exits or xbfq leaves the device.
+ */
+struct xb_icq {
+	struct io_cq icq;		/* first: the core's part */
+	/*
+	 * Async and sync queue, created at the first request of each kind
+	 * under xbd->qlock, published with a release store; each holds a
+	 * reference.  Cleared only by xb_exit_icq(), when no task can
+	 * submit through this icq any more.
+	 */
+	struct xb_queue *xq[2];
 };
 
 struct xb_class {
@@ -248,16 +275,24 @@ struct xb_data {
 	u64 idle_armed, injected, wr_interactive, wr_softrt;
 	u64 fifo_expired, back_seeks;
 
-	/* Queue lookup, creation and references. */
-	spinlock_t hash_lock ____cacheline_aligned_in_smp;
-	struct hlist_head hash[1 << XB_HASH_BITS];
-	struct list_head lru;
+	u64 queues_merged, queues_split;
+	/*
+	 * During xb_bio_merge(), under lock: the queues of the submitting
+	 * task for the bio's direction, its own and where its requests go.
+	 */
+	struct xb_queue *bio_own, *bio_target;
+
+	/*
+	 * Queue creation and the list of all queues (for debugfs); taken
+	 * alone, or under lock to free a queue.
+	 */
+	spinlock_t qlock ____cacheline_aligned_in_smp;
+	struct list_head queues;
 	unsigned int nr_queues;
 	u64 last_create_ns;
 	unsigned int burst_size;
 	bool burst_protected;
 	u64 queues_created, queues_freed, bursts_large;
-	u64 queues_merged, queues_split;
 
 	/* Never freed: used when a queue cannot be allocated. */
 	struct xb_queue fallback;
@@ -294,6 +329,23 @@ static struct xb_data *xb_of(struct request_queue *q)
 static struct xb_queue *xb_rq_queue(struct request *rq)
 {
 	return rq->elv.priv[0];
+}
+
+static unsigned long xb_rq_state(struct request *rq)
+{
+	return (unsigned long)rq->elv.priv[1];
+}
+
+/* Set @rq's XB_RQ_* flags; its class stays. */
+static void xb_rq_set_state(struct request *rq, unsigned long flags)
+{
+	rq->elv.priv[1] = (void *)((xb_rq_state(rq) & XB_RQ_CLS_MASK) | flags);
+}
+
+/* The class @rq was counted in when inserted. */
+static int xb_rq_cls(struct request *rq)
+{
+	return (xb_rq_state(rq) & XB_RQ_CLS_MASK) >> XB_RQ_CLS_SHIFT;
 }
 
 static bool xb_after(u64 a, u64 b)
@@ -545,8 +597,13 @@ static void xb_wr_update(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 		xq->wr_coeff = READ_ONCE(xbd->wr_coeff);
 }
 
-static void xb_get_ref(struct xb_data *xbd, struct xb_queue *xq);
-static void xb_put_ref(struct xb_data *xbd, struct xb_queue *xq);
+/* Another reference; the caller holds one already, or lock. */
+static void xb_get_ref(struct xb_queue *xq)
+{
+	refcount_inc(&xq->ref);
+}
+
+static void xb_put_ref_locked(struct xb_data *xbd, struct xb_queue *xq);
 
 /*
  * Virtual time advances by service / vsum, where vsum also counts queues
@@ -554,30 +611,32 @@ static void xb_put_ref(struct xb_data *xbd, struct xb_queue *xq);
  * synchronous requests has not given up its share, and letting V race
  * ahead at the rate of the remaining queues would take it away.
  */
+/* Called for a queue that has requests or is in service: not the last put. */
 static void xb_vsum_enter(struct xb_data *xbd, struct xb_queue *xq)
 {
 	struct xb_class *c = &xbd->cls[xq->cls];
 
-	if (!list_empty(&xq->linger)) {
-		list_del_init(&xq->linger);
-		xb_put_ref(xbd, xq);
-	}
 	if (xq->in_vsum)
 		c->vsum -= xq->vsum_weight;
 	c->vsum += xq->weight;
 	xq->vsum_weight = xq->weight;
 	xq->in_vsum = true;
-}
-
-static void xb_vsum_leave(struct xb_data *xbd, struct xb_queue *xq)
-{
 	if (!list_empty(&xq->linger)) {
 		list_del_init(&xq->linger);
-		xb_put_ref(xbd, xq);
+		xb_put_ref_locked(xbd, xq);
 	}
+}
+
+/* May drop the last reference: @xq is not to be touched after. */
+static void xb_vsum_leave(struct xb_data *xbd, struct xb_queue *xq)
+{
 	if (xq->in_vsum) {
 		xbd->cls[xq->cls].vsum -= xq->vsum_weight;
 		xq->in_vsum = false;
+	}
+	if (!list_empty(&xq->linger)) {
+		list_del_init(&xq->linger);
+		xb_put_ref_locked(xbd, xq);
 	}
 }
 
@@ -588,7 +647,7 @@ static void xb_vsum_linger(struct xb_data *xbd, struct xb_queue *xq,
 				       NSEC_PER_MSEC);
 	if (list_empty(&xq->linger)) {
 		list_add_tail(&xq->linger, &xbd->linger);
-		xb_get_ref(xbd, xq);
+		xb_get_ref(xq);
 	} else {
 		list_move_tail(&xq->linger, &xbd->linger);
 	}
@@ -688,6 +747,49 @@ static void xb_deactivate(struct xb_data *xbd, struct xb_queue *xq)
 	xb_vsum_linger(xbd, xq, ktime_get_ns());
 }
 
+/*
+ * The I/O priority of @xq's requests changed to class @cls, level @level.
+ * An idle queue just takes it; a busy one waiting in its class's tree
+ * moves to the new class's tree at once, starting at that class's
+ * virtual time (its place in the old class means nothing there); the
+ * queue in service finishes its slot first: xb_expire() comes back here.
+ */
+static void xb_set_prio(struct xb_data *xbd, struct xb_queue *xq, u8 cls,
+			u8 level, u64 now)
+{
+	struct xb_class *c = &xbd->cls[xq->cls];
+
+	lockdep_assert_held(&xbd->lock);
+	if (xq == xbd->in_service) {
+		xq->prio_pending = true;
+		xq->new_cls = cls;
+		xq->new_level = level;
+		return;
+	}
+	xq->prio_pending = false;
+	if (xq->busy) {
+		xb_tree_del(xbd, xq);
+		c->nr_busy--;
+		c->wsum -= xq->weight;
+	}
+	xb_vsum_leave(xbd, xq);
+	xq->cls = cls;
+	xq->level = level;
+	c = &xbd->cls[cls];
+	xq->vfinish = c->vtime;
+	if (xq->busy) {
+		xb_wr_update(xbd, xq, now);
+		xq->weight = xb_base_weight(cls, level) * xq->wr_coeff;
+		c->nr_busy++;
+		c->wsum += xq->weight;
+		xb_vsum_enter(xbd, xq);
+		xq->vstart = c->vtime;
+		xq->vfinish = xq->vstart + xb_vt(xq->budget, xq->weight);
+		xb_tree_add(xbd, xq);
+	}
+	xb_update_active(xbd, xq);
+}
+
 static void xb_cancel_idle(struct xb_data *xbd)
 {
 	if (!xbd->idling)
@@ -776,7 +878,9 @@ static void xb_expire(struct xb_data *xbd, struct xb_queue *xq, int reason,
 			div_u64(xq->busy_served * NSEC_PER_SEC, XB_SOFTRT_RATE);
 	}
 	xb_update_active(xbd, xq);
-	xb_put_ref(xbd, xq);
+	if (xq->prio_pending)
+		xb_set_prio(xbd, xq, xq->new_cls, xq->new_level, now);
+	xb_put_ref_locked(xbd, xq);
 }
 
 /* ---- request selection within a queue -------------------------------- */
@@ -785,7 +889,7 @@ static void xb_add_rq(struct xb_queue *xq, struct request *rq)
 {
 	elv_rb_add(&xq->sort, rq);
 	list_add_tail(&rq->queuelist, &xq->fifo);
-	rq->elv.priv[1] = (void *)XB_RQ_QUEUED;
+	xb_rq_set_state(rq, XB_RQ_QUEUED);
 	xq->queued++;
 }
 
@@ -800,7 +904,7 @@ static void xb_del_rq(struct xb_data *xbd, struct xb_queue *xq,
 	elv_rqhash_del(q, rq);
 	if (q->last_merge == rq)
 		q->last_merge = NULL;
-	rq->elv.priv[1] = NULL;
+	xb_rq_set_state(rq, 0);
 	xq->queued--;
 	xbd->nr_queued--;
 	/* Queued requests hold references: last_busy stays valid. */
@@ -945,13 +1049,15 @@ static struct request *xb_start(struct xb_data *xbd, struct xb_queue *xq,
 		flags |= XB_RQ_ALONE;
 	else if (xbd->inflight > xq->inflight)
 		flags |= XB_RQ_SHARED;
-	rq->elv.priv[1] = (void *)(XB_RQ_DISPATCHED | flags);
+	if (xq->cls != XB_IDLE) {
+		flags |= XB_RQ_NONIDLE;
+		xbd->nonidle_inflight++;
+	}
+	xb_rq_set_state(rq, XB_RQ_DISPATCHED | flags);
 	rq->fifo_time = now;		/* from now on: dispatch time, ns */
 	xq->inflight++;
 	xbd->inflight++;
-	if (xq->cls != XB_IDLE)
-		xbd->nonidle_inflight++;
-	xbd->dispatched[xq->cls]++;
+	xbd->dispatched[xb_rq_cls(rq)]++;
 	xq->dispatched_rqs++;
 	xq->next_pos = blk_rq_pos(rq) + sectors;
 	xq->busy_served += sectors;
@@ -1096,7 +1202,7 @@ static void xb_set_in_service(struct xb_data *xbd, struct xb_queue *xq,
 	xbd->in_service = xq;
 	xq->served = 0;
 	xq->slot_start_ns = now;
-	xb_get_ref(xbd, xq);
+	xb_get_ref(xq);
 }
 
 static struct request *xb_pick(struct xb_data *xbd)
@@ -1171,18 +1277,18 @@ static struct request *xb_pick(struct xb_data *xbd)
 	return NULL;
 }
 
-/* ---- queue lookup, references ----------------------------------------- */
+/* ---- queues: creation, references, the icq ------------------------------ */
 
 static void xb_init_queue(struct xb_data *xbd, struct xb_queue *xq,
-			  pid_t pid, u64 start_time, bool sync)
+			  pid_t pid, bool sync)
 {
 	xq->xbd = xbd;
 	xq->pid = pid;
-	xq->start_time = start_time;
 	xq->sync = sync;
+	refcount_set(&xq->ref, 1);
 	xq->sort = RB_ROOT;
 	INIT_LIST_HEAD(&xq->fifo);
-	INIT_LIST_HEAD(&xq->lru);
+	INIT_LIST_HEAD(&xq->all);
 	INIT_LIST_HEAD(&xq->linger);
 	RB_CLEAR_NODE(&xq->node);
 	xq->slot = -1;
@@ -1192,167 +1298,228 @@ static void xb_init_queue(struct xb_data *xbd, struct xb_queue *xq,
 	xq->inject_limit = 1;
 }
 
-/*
- * The submitting task's identity: its pid and start time, except that
- * io_uring's io-wq workers (threads of the ring's process, CLONE_IO like
- * BFQ's shared io_context) count as the process's main thread.
- */
-static struct task_struct *xb_owner(void)
-{
-	return (current->flags & PF_IO_WORKER) ? current->group_leader :
-						 current;
-}
-
-static u32 xb_hash_key(pid_t pid, bool sync)
-{
-	return hash_32((u32)pid * 2 + sync, XB_HASH_BITS);
-}
-
-/* Is xq the submitting task's own queue? */
-static bool xb_queue_is_current(struct xb_queue *xq, bool sync)
-{
-	struct task_struct *tsk = xb_owner();
-
-	return xq && xq->pid == tsk->pid && xq->sync == sync &&
-	       xq->start_time == tsk->start_time;
-}
-
-/* The submitting task's own queue, NULL if none; hash_lock held. */
-static struct xb_queue *__xb_own_queue(struct xb_data *xbd, bool sync)
-{
-	struct xb_queue *xq;
-
-	lockdep_assert_held(&xbd->hash_lock);
-	hlist_for_each_entry(xq, &xbd->hash[xb_hash_key(xb_owner()->pid, sync)],
-			     hash)
-		if (xb_queue_is_current(xq, sync))
-			return xq;
-	return NULL;
-}
-
-/* Where its requests go now: its own queue or the one it was merged into. */
-static struct xb_queue *__xb_current_target(struct xb_data *xbd, bool sync)
-{
-	struct xb_queue *xq = __xb_own_queue(xbd, sync);
-
-	return xq && xq->merged ? xq->merged : xq;
-}
-
-static void xb_coop_leave(struct xb_data *xbd, struct xb_queue *xq, u64 now,
+static void xb_coop_leave(struct xb_data *xbd, struct xb_queue *xq,
 			  bool split);
 
-/* Free queues unused for a while; called with hash_lock held. */
-static void xb_reclaim(struct xb_data *xbd, u64 now, int max)
+/* Free @xq, whose last reference is gone; lock held. */
+static void xb_free_queue(struct xb_data *xbd, struct xb_queue *xq)
 {
-	struct xb_queue *xq, *tmp;
-
-	list_for_each_entry_safe(xq, tmp, &xbd->lru, lru) {
-		if (max-- <= 0 || now - xq->unused_since < XB_QUEUE_TTL_NS)
-			break;
-		/* Its host gets the LRU's tail (now), not a place before tmp. */
-		if (xq->merged)
-			xb_coop_leave(xbd, xq, now, false);
-		list_del_init(&xq->lru);
-		hlist_del_init(&xq->hash);
-		xbd->nr_queues--;
-		xbd->queues_freed++;
-		kfree(xq);
-	}
+	lockdep_assert_held(&xbd->lock);
+	/* Busy, queued, in flight, lingering and hosting all hold one. */
+	WARN_ON_ONCE(xq->busy || xq->queued || xq->inflight || xq->nr_head ||
+		     xq->nr_coop || xq->slot >= 0 || xbd->in_service == xq ||
+		     xbd->last_busy == xq);
+	if (xq->merged)
+		xb_coop_leave(xbd, xq, false);
+	spin_lock(&xbd->qlock);
+	list_del(&xq->all);
+	xbd->nr_queues--;
+	xbd->queues_freed++;
+	spin_unlock(&xbd->qlock);
+	kfree(xq);
 }
 
-/* Take a reference with hash_lock held. */
-static void __xb_get_ref(struct xb_data *xbd, struct xb_queue *xq)
+static void xb_put_ref_locked(struct xb_data *xbd, struct xb_queue *xq)
 {
-	lockdep_assert_held(&xbd->hash_lock);
-	if (!xq->ref++)
-		list_del_init(&xq->lru);
+	lockdep_assert_held(&xbd->lock);
+	if (refcount_dec_and_test(&xq->ref))
+		xb_free_queue(xbd, xq);
 }
 
-static struct xb_queue *xb_find_get_queue(struct xb_data *xbd, bool sync)
-{
-	struct task_struct *tsk = xb_owner();
-	u64 now = ktime_get_ns();
-	struct xb_queue *found;
-	unsigned long flags;
-
-	if (in_interrupt())
-		return NULL;
-	spin_lock_irqsave(&xbd->hash_lock, flags);
-	found = __xb_own_queue(xbd, sync);
-	if (!found) {
-		xb_reclaim(xbd, now, 4);
-		found = kzalloc_node(sizeof(*found), GFP_NOWAIT | __GFP_NOWARN,
-				     xbd->q->node);
-		if (found) {
-			xb_init_queue(xbd, found, tsk->pid, tsk->start_time,
-				      sync);
-			hlist_add_head(&found->hash,
-				       &xbd->hash[xb_hash_key(tsk->pid, sync)]);
-			xbd->nr_queues++;
-			xbd->queues_created++;
-			/* Burst detection on queue creation. */
-			if (now - xbd->last_create_ns < XB_BURST_INTERVAL_NS) {
-				xbd->burst_size++;
-			} else {
-				xbd->burst_size = 1;
-				xbd->burst_protected =
-					READ_ONCE(xbd->nr_active) > 0;
-			}
-			xbd->last_create_ns = now;
-			if (xbd->burst_size >= XB_LARGE_BURST) {
-				found->large_burst = true;
-				found->burst_protected = xbd->burst_protected;
-				if (xbd->burst_size == XB_LARGE_BURST)
-					xbd->bursts_large++;
-			}
-		}
-	}
-	/* A merged process sends its I/O to the shared queue, if still so. */
-	if (found && found->merged) {
-		if (READ_ONCE(found->merged->coop_split)) {
-			xb_coop_leave(xbd, found, now, true);
-		} else {
-			/* Its identity stays in use: keep it off the reclaim. */
-			if (!found->ref) {
-				found->unused_since = now;
-				list_move_tail(&found->lru, &xbd->lru);
-			}
-			found = found->merged;
-		}
-	}
-	if (found)
-		__xb_get_ref(xbd, found);
-	spin_unlock_irqrestore(&xbd->hash_lock, flags);
-	return found;
-}
-
-static void xb_get_ref(struct xb_data *xbd, struct xb_queue *xq)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&xbd->hash_lock, flags);
-	__xb_get_ref(xbd, xq);
-	spin_unlock_irqrestore(&xbd->hash_lock, flags);
-}
-
-/* Drop a reference with hash_lock held. */
-static void __xb_put_ref(struct xb_data *xbd, struct xb_queue *xq, u64 now)
-{
-	lockdep_assert_held(&xbd->hash_lock);
-	if (!WARN_ON_ONCE(xq->ref <= 0) && !--xq->ref && xq != &xbd->fallback) {
-		xq->unused_since = now;
-		list_add_tail(&xq->lru, &xbd->lru);
-	}
-}
-
+/* Without lock: only the last reference takes it, to free the queue. */
 static void xb_put_ref(struct xb_data *xbd, struct xb_queue *xq)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&xbd->hash_lock, flags);
-	__xb_put_ref(xbd, xq, ktime_get_ns());
-	spin_unlock_irqrestore(&xbd->hash_lock, flags);
+	if (refcount_dec_and_lock_irqsave(&xq->ref, &xbd->lock, &flags)) {
+		xb_free_queue(xbd, xq);
+		spin_unlock_irqrestore(&xbd->lock, flags);
+	}
 }
+
+static struct xb_icq *xb_icq(struct io_cq *icq)
+{
+	return container_of(icq, struct xb_icq, icq);
+}
+
+#ifdef XD_ICQ
+/*
+ * io_uring's io-wq workers do I/O for their process.  They share its I/O
+ * context (CLONE_IO) only if it had one when they were created, which it
+ * has not if the process never submitted to a block device itself: 6.1
+ * and later punt a direct write that would block (or be split) to a
+ * worker before it is ever tried inline.  Each worker would then look
+ * like a new process of its own, weight raised and in bursts.  So the
+ * workers and the main thread of a process have one "process queue" for
+ * each direction, found by tgid and the main thread's start time when
+ * one of them creates its icq's queue.  Other threads keep their own.
+ */
+static bool xb_proc_task(void)
+{
+	return (current->flags & PF_IO_WORKER) || thread_group_leader(current);
+}
+
+/*
+ * The queue for @sync requests of the I/O context of @xic, created at its
+ * first such request; NULL if that allocation fails.  Without a lock of
+ * ours unless it has to be created: the tasks sharing one I/O context
+ * (CLONE_IO) may race to create it, qlock decides.
+ */
+static struct xb_queue *xb_icq_queue(struct xb_data *xbd, struct xb_icq *xic,
+				     bool sync)
+{
+	struct xb_queue *xq = READ_ONCE(xic->xq[sync]), *pq;
+	unsigned long flags;
+	u64 now;
+
+	if (likely(xq))
+		return xq;
+	xq = kzalloc_node(sizeof(*xq), GFP_NOWAIT | __GFP_NOWARN, xbd->q->node);
+	if (!xq)
+		return NULL;
+	xb_init_queue(xbd, xq, current->pid, sync);
+	if (xb_proc_task()) {
+		xq->proc = true;
+		xq->pid = current->tgid;
+		xq->proc_start = current->group_leader->start_time;
+	}
+	now = ktime_get_ns();
+
+	spin_lock_irqsave(&xbd->qlock, flags);
+	pq = xic->xq[sync];
+	if (pq) {
+		/* Another task of this I/O context was first. */
+		spin_unlock_irqrestore(&xbd->qlock, flags);
+		kfree(xq);
+		return pq;
+	}
+	if (xq->proc) {
+		/* Join the process queue, if its main thread or a worker made one. */
+		list_for_each_entry(pq, &xbd->queues, all) {
+			if (pq->proc && pq->sync == sync &&
+			    pq->pid == xq->pid &&
+			    pq->proc_start == xq->proc_start &&
+			    refcount_inc_not_zero(&pq->ref)) {
+				atomic_inc(&pq->nr_icq);
+				/* The new reference is this icq's; publish. */
+				smp_store_release(&xic->xq[sync], pq);
+				spin_unlock_irqrestore(&xbd->qlock, flags);
+				kfree(xq);
+				return pq;
+			}
+		}
+	}
+	/* Burst detection on queue creation. */
+	if (now - xbd->last_create_ns < XB_BURST_INTERVAL_NS) {
+		xbd->burst_size++;
+	} else {
+		xbd->burst_size = 1;
+		xbd->burst_protected = READ_ONCE(xbd->nr_active) > 0;
+	}
+	xbd->last_create_ns = now;
+	if (xbd->burst_size >= XB_LARGE_BURST) {
+		xq->large_burst = true;
+		xq->burst_protected = xbd->burst_protected;
+		if (xbd->burst_size == XB_LARGE_BURST)
+			xbd->bursts_large++;
+	}
+	atomic_set(&xq->nr_icq, 1);
+	list_add_tail(&xq->all, &xbd->queues);
+	xbd->nr_queues++;
+	xbd->queues_created++;
+	/* Its reference (set by xb_init_queue()) is the icq's; publish. */
+	smp_store_release(&xic->xq[sync], xq);
+	spin_unlock_irqrestore(&xbd->qlock, flags);
+	return xq;
+}
+
+/*
+ * The submitting task's icq for @q, with a reference on its I/O context
+ * (dropped in xb_finish_request()), or NULL: in interrupt context (no
+ * task to charge), if the block layer could not allocate one, or for an
+ * icq already exited (nothing would free a queue created now).
+ */
+static struct io_cq *xb_get_icq(struct request_queue *q)
+{
+	struct io_cq *icq;
+
+	if (in_interrupt())
+		return NULL;
+	icq = ioc_find_get_icq(q);
+	if (icq && unlikely(READ_ONCE(icq->flags) & ICQ_EXITED)) {
+		put_io_context(icq->ioc);
+		return NULL;
+	}
+	return icq;
+}
+
+/*
+ * The submitting task's icq for @q, if it has one yet, to merge a bio;
+ * no reference (the task keeps its I/O context while it submits).
+ * ioc_lookup_icq() wants the device's queue_lock held until 6.18 (since
+ * then it is RCU only, but no type changed to tell): taken on every
+ * kernel, before ours, never under it.
+ */
+static struct xb_icq *xb_current_icq(struct request_queue *q)
+{
+	struct io_cq *icq;
+	unsigned long flags;
+
+	if (!current->io_context || in_interrupt())
+		return NULL;
+	spin_lock_irqsave(&q->queue_lock, flags);
+	icq = ioc_lookup_icq(q);
+	spin_unlock_irqrestore(&q->queue_lock, flags);
+	return icq ? xb_icq(icq) : NULL;
+}
+
+/*
+ * The last task using the icq's I/O context exited, or xbfq leaves the
+ * device (ioc_clear_queue() before exit_sched): the icq lets go of its
+ * queues.  Called with the I/O context's lock (and maybe the device's
+ * queue_lock) held and interrupts off; no task can submit through the
+ * icq any more.  Requests still queued or in flight keep their queue.
+ */
+static void xb_exit_icq(struct io_cq *icq)
+{
+	struct xb_icq *xic = xb_icq(icq);
+	int sync;
+
+	for (sync = 0; sync < 2; sync++) {
+		struct xb_queue *xq = xic->xq[sync];
+		struct xb_data *xbd;
+		unsigned long flags;
+
+		if (!xq)
+			continue;
+		xbd = xq->xbd;
+		spin_lock_irqsave(&xbd->lock, flags);
+		WRITE_ONCE(xic->xq[sync], NULL);
+		/* Its process is gone: it shares nobody's queue any more. */
+		if (atomic_dec_and_test(&xq->nr_icq) && xq->merged)
+			xb_coop_leave(xbd, xq, false);
+		xb_put_ref_locked(xbd, xq);
+		spin_unlock_irqrestore(&xbd->lock, flags);
+	}
+}
+#else
+/* Without CONFIG_BLK_ICQ there are no icqs: one queue, the fallback. */
+static struct io_cq *xb_get_icq(struct request_queue *q)
+{
+	return NULL;
+}
+
+static struct xb_icq *xb_current_icq(struct request_queue *q)
+{
+	return NULL;
+}
+
+static struct xb_queue *xb_icq_queue(struct xb_data *xbd, struct xb_icq *xic,
+				     bool sync)
+{
+	return NULL;
+}
+#endif /* XD_ICQ */
 
 /* ---- queue merging ------------------------------------------------------ */
 
@@ -1381,18 +1548,18 @@ static bool xb_merging_on(struct xb_data *xbd)
 	       (xbd->rotational || !xbd->internal_queueing);
 }
 
-/* xq stops sending to its host (split: the host turned seeky); hash_lock. */
-static void xb_coop_leave(struct xb_data *xbd, struct xb_queue *xq, u64 now,
+/* xq stops sending to its host (split: the host turned seeky); lock held. */
+static void xb_coop_leave(struct xb_data *xbd, struct xb_queue *xq,
 			  bool split)
 {
 	struct xb_queue *host = xq->merged;
 
-	lockdep_assert_held(&xbd->hash_lock);
+	lockdep_assert_held(&xbd->lock);
 	xq->merged = NULL;
 	host->nr_coop--;
 	if (split)
 		xbd->queues_split++;
-	__xb_put_ref(xbd, host, now);
+	xb_put_ref_locked(xbd, host);
 }
 
 static bool xb_near(sector_t a, sector_t b)
@@ -1415,15 +1582,37 @@ static bool xb_coop_match(struct xb_data *xbd, struct xb_queue *xq,
 	       (xb_near(pos, host->last_end) || xb_near(pos, host->next_pos));
 }
 
-/* Where a new sync request rq of xq should queue; lock held. */
+/* Move @rq, of @xq, and its reference to @host; lock held. */
+static struct xb_queue *xb_coop_move(struct xb_data *xbd, struct xb_queue *xq,
+				     struct xb_queue *host, struct request *rq)
+{
+	xb_get_ref(host);
+	rq->elv.priv[0] = host;
+	/* The last reference if the process has exited: xq goes. */
+	xb_put_ref_locked(xbd, xq);
+	return host;
+}
+
+/*
+ * Where a new request rq of xq should queue; lock held.  A merged
+ * process sends it to its host, unless the host was marked for a split
+ * or the process's priority no longer matches the host's: then it goes
+ * back to its own queue.  Otherwise a sync request may find a host.
+ */
 static struct xb_queue *xb_coop_redirect(struct xb_data *xbd,
 					 struct xb_queue *xq,
-					 struct request *rq, u64 now)
+					 struct request *rq)
 {
 	sector_t pos = blk_rq_pos(rq);
-	struct xb_queue *host;
+	struct xb_queue *host = xq->merged;
 
 	lockdep_assert_held(&xbd->lock);
+	if (host) {
+		if (!host->coop_split && host->cls == xq->cls &&
+		    host->level == xq->level)
+			return xb_coop_move(xbd, xq, host, rq);
+		xb_coop_leave(xbd, xq, host->coop_split);
+	}
 	if (!xq->sync || xq == &xbd->fallback || !xb_merging_on(xbd))
 		return xq;
 	host = xbd->in_service;
@@ -1432,38 +1621,28 @@ static struct xb_queue *xb_coop_redirect(struct xb_data *xbd,
 		if (!xb_coop_match(xbd, xq, host, pos))
 			return xq;
 	}
-
-	spin_lock(&xbd->hash_lock);
 	/* One level: a host is no guest, a guest hosts no one. */
-	if (xq->merged || xq->nr_coop || host->merged ||
-	    (host->nr_coop && host->coop_split)) {
-		spin_unlock(&xbd->hash_lock);
+	if (xq->nr_coop || host->merged || (host->nr_coop && host->coop_split))
 		return xq;
-	}
 	xq->merged = host;
-	__xb_get_ref(xbd, host);
+	xb_get_ref(host);
 	if (!host->nr_coop++) {
 		host->coop_split = false;
 		host->coop_samples = 0;
 	}
 	xbd->queues_merged++;
-	/* rq moves over: its reference goes with it. */
-	__xb_get_ref(xbd, host);
-	__xb_put_ref(xbd, xq, now);
-	spin_unlock(&xbd->hash_lock);
-	rq->elv.priv[0] = host;
-	return host;
+	return xb_coop_move(xbd, xq, host, rq);
 }
 
 /* Judge a shared queue's stream once it has enough samples; lock held. */
 static void xb_coop_judge(struct xb_queue *xq)
 {
-	if (!READ_ONCE(xq->nr_coop) || xq->coop_split)
+	if (!xq->nr_coop || xq->coop_split)
 		return;
 	if (xq->coop_samples < XB_COOP_SAMPLES)
 		xq->coop_samples++;
 	else if (xb_seeky(xq))
-		WRITE_ONCE(xq->coop_split, true);
+		xq->coop_split = true;
 }
 
 /* ---- insertion ---------------------------------------------------------- */
@@ -1474,8 +1653,8 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 {
 	struct request_queue *q = xbd->q;
 	struct xb_queue *xq = xb_rq_queue(rq);
-	struct xb_queue *iq;
-	unsigned long state = (unsigned long)rq->elv.priv[1];
+	struct xb_queue *iq, *moved = NULL;
+	unsigned long state = xb_rq_state(rq);
 	u8 cls, level;
 
 	lockdep_assert_held(&xbd->lock);
@@ -1484,30 +1663,41 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 	if (state & XB_RQ_DISPATCHED) {
 		xq->inflight--;
 		xbd->inflight--;
-		if (xq->cls != XB_IDLE)
+		if (state & XB_RQ_NONIDLE)
 			xbd->nonidle_inflight--;
 		xbd->requeued++;
 #ifdef XD_ZONE_WRITE_LOCK
 		blk_req_zone_write_unlock(rq);
 #endif
 	}
-	rq->elv.priv[1] = NULL;
+	xb_rq_set_state(rq, 0);
 
-	/* The I/O priority may change between requests. */
+	/*
+	 * The I/O priority may change between requests (ionice): the queue
+	 * follows its latest request's at once, busy or not (the one in
+	 * service at the end of its slot).  The shared fallback queue
+	 * changes only while idle.
+	 */
 	xb_ioprio_to_class(req_get_ioprio(rq), &cls, &level);
-	if ((cls != xq->cls || level != xq->level) && !xq->busy &&
-	    xq->slot < 0) {
-		xb_vsum_leave(xbd, xq);
-		xq->cls = cls;
-		xq->level = level;
-		xq->vfinish = xbd->cls[cls].vtime;
+	if (cls == xq->cls && level == xq->level) {
+		xq->prio_pending = false;
+	} else if (xq != &xbd->fallback || (!xq->busy && xq->slot < 0)) {
+		xb_set_prio(xbd, xq, cls, level, now);
+		if (xq->busy && xq != xbd->in_service)
+			moved = xq;
 	}
 	if (!(state & XB_RQ_DISPATCHED) && !XD_INSERT_AT_HEAD(flags))
-		xq = xb_coop_redirect(xbd, xq, rq, now);
+		xq = xb_coop_redirect(xbd, xq, rq);
 
-	/* Counted once, merged at insertion or not; requeues are not new. */
-	if (!(state & XB_RQ_DISPATCHED))
+	/*
+	 * Counted once, merged at insertion or not, in the class of the
+	 * queue it joins; requeues are not new.
+	 */
+	if (!(state & XB_RQ_DISPATCHED)) {
 		xbd->inserted[xq->cls]++;
+		rq->elv.priv[1] = (void *)((unsigned long)xq->cls <<
+					   XB_RQ_CLS_SHIFT);
+	}
 	if (blk_mq_sched_try_insert_merge(q, rq, free)) {
 		xbd->insert_merged++;
 		xb_update_active(xbd, xq);
@@ -1555,9 +1745,13 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 		msecs_to_jiffies(READ_ONCE(xbd->fifo_expire[xq->sync]));
 	xb_update_active(xbd, xq);
 
-	if (xq->busy)
-		return;
 	iq = xbd->in_service;
+	if (xq->busy) {
+		/* Moved up to a higher class than the one served: preempt. */
+		if (xq == moved && iq && xq->cls < iq->cls)
+			xb_expire(xbd, iq, XB_EXP_PREEMPT, now);
+		return;
+	}
 	if (iq == xq) {
 		/* It was idling for this: serve it at the next dispatch. */
 		xb_cancel_idle(xbd);
@@ -1713,59 +1907,64 @@ static enum hrtimer_restart xb_timer_fn(struct hrtimer *t)
 
 /* ---- merging --------------------------------------------------------- */
 
+struct xb_bio_ctx {
+	struct xb_data *xbd;
+	struct xb_queue *own;		/* the submitting task's queue */
+};
+
+/* Around the merge lookup, under lock: whose bio it is. */
+static void xb_bio_around(void *arg, bool begin)
+{
+	struct xb_bio_ctx *ctx = arg;
+	struct xb_data *xbd = ctx->xbd;
+	struct xb_queue *own = begin ? ctx->own : NULL;
+
+	xbd->bio_own = own;
+	xbd->bio_target = own && own->merged ? own->merged : own;
+}
+
+/*
+ * A bio may merge only with requests of its task's own queue or of the
+ * queue its task was merged into; the task's queue comes from its icq,
+ * looked up before the lock is taken.  A task without an icq or a queue
+ * for the bio's direction yet merges nothing.  With nothing queued there
+ * is nothing to merge with (queued requests are the only ones in the
+ * merge hash and sort trees): no lookup, no lock.
+ */
 static bool xb_bio_merge(struct request_queue *q, struct bio *bio,
 			 unsigned int nr_segs)
 {
 	struct xb_data *xbd = xb_of(q);
+	struct xb_bio_ctx ctx = { .xbd = xbd };
+	struct xb_icq *xic;
 
-	return xsched_bio_merge(&xbd->core, &xbd->lock, q, bio, nr_segs,
-				XB_IRQSAFE);
+	if (!READ_ONCE(xbd->nr_queued))
+		return false;
+	xic = xb_current_icq(q);
+	if (xic)
+		ctx.own = READ_ONCE(xic->xq[op_is_sync(bio->bi_opf)]);
+	return __xsched_bio_merge(&xbd->core, &xbd->lock, q, bio, nr_segs,
+				  XB_IRQSAFE, xb_bio_around, &ctx);
 }
 
-
-/* The queue the submitting task's requests go to now (no reference). */
-static struct xb_queue *xb_current_target(struct xb_data *xbd, bool sync)
-{
-	struct xb_queue *xq;
-	unsigned long flags;
-
-	spin_lock_irqsave(&xbd->hash_lock, flags);
-	xq = __xb_current_target(xbd, sync);
-	spin_unlock_irqrestore(&xbd->hash_lock, flags);
-	return xq;
-}
-
+/* Called only from the lookup of xb_bio_merge(), under lock. */
 static bool xb_allow_merge(struct request_queue *q, struct request *rq,
 			   struct bio *bio)
 {
+	struct xb_data *xbd = xb_of(q);
 	struct xb_queue *xq = xb_rq_queue(rq);
-	bool sync = op_is_sync(bio->bi_opf);
 
-	if (xb_queue_is_current(xq, sync))
-		return true;
-	/* A merged process merges into its shared queue (compared only). */
-	return xq && READ_ONCE(xq->nr_coop) &&
-	       xb_current_target(xb_of(q), sync) == xq;
+	return xq && (xq == xbd->bio_own || xq == xbd->bio_target);
 }
 
 static int xb_request_merge(struct request_queue *q, struct request **rq,
 			    struct bio *bio)
 {
 	struct xb_data *xbd = xb_of(q);
-	bool sync = op_is_sync(bio->bi_opf);
-	struct xb_queue *xq;
+	struct xb_queue *xq = xbd->bio_target;
 
 	lockdep_assert_held(&xbd->lock);
-	/*
-	 * Only a queue with requests queued is of interest; those hold
-	 * references, so it stays allocated after hash_lock is dropped.
-	 */
-	spin_lock(&xbd->hash_lock);
-	xq = __xb_current_target(xbd, sync);
-	if (xq && !xq->queued)
-		xq = NULL;
-	spin_unlock(&xbd->hash_lock);
-	if (!xq)
+	if (!xq || !xq->queued)
 		return ELEVATOR_NO_MERGE;
 	return xsched_front_merge(q, &xq->sort, bio, rq);
 }
@@ -1797,7 +1996,7 @@ static void xb_requests_merged(struct request_queue *q, struct request *req,
 		req->fifo_time = next->fifo_time;
 	}
 	/* Only a request already queued here is in our structures. */
-	if (!((unsigned long)next->elv.priv[1] & XB_RQ_QUEUED))
+	if (!(xb_rq_state(next) & XB_RQ_QUEUED))
 		return;		/* merged at insertion: insert_merged */
 	xbd->request_merged++;
 	xb_del_rq(xbd, xq, next);
@@ -1810,18 +2009,26 @@ static void xb_requests_merged(struct request_queue *q, struct request *req,
 
 /* ---- request life cycle ------------------------------------------------- */
 
+/*
+ * The request's queue, from the submitting task's icq: no lock of ours
+ * (the block layer's lookup takes the queue_lock before 6.18).  The
+ * queue's priority and any merge are settled at insertion, under lock.
+ */
 static void xb_prepare_request(struct request *rq)
 {
 	struct xb_data *xbd = xb_of(rq->q);
-	struct xb_queue *xq;
+	struct io_cq *icq = xb_get_icq(rq->q);
+	struct xb_queue *xq = NULL;
 
-	xq = xb_find_get_queue(xbd, op_is_sync(rq->cmd_flags));
-	if (!xq) {
-		/* No memory or no process context: share one queue. */
+	rq->elv.icq = icq;
+	if (icq)
+		xq = xb_icq_queue(xbd, xb_icq(icq), op_is_sync(rq->cmd_flags));
+	if (unlikely(!xq)) {
+		/* No icq, or no memory: share one queue. */
 		this_cpu_inc(xbd->pcpu->queue_alloc_failed);
 		xq = &xbd->fallback;
-		xb_get_ref(xbd, xq);
 	}
+	xb_get_ref(xq);
 	rq->elv.priv[0] = xq;
 	rq->elv.priv[1] = NULL;
 }
@@ -1850,7 +2057,7 @@ static void xb_inject_feedback(struct xb_queue *xq, unsigned long state,
 static void xb_finish_request(struct request *rq)
 {
 	struct xb_queue *xq = xb_rq_queue(rq);
-	unsigned long state = (unsigned long)rq->elv.priv[1];
+	unsigned long state = xb_rq_state(rq);
 	struct xb_data *xbd;
 	bool kick = false;
 	unsigned long flags;
@@ -1865,8 +2072,8 @@ static void xb_finish_request(struct request *rq)
 		spin_lock_irqsave(&xbd->lock, flags);
 		xq->inflight--;
 		xbd->inflight--;
-		xbd->completed[xq->cls]++;
-		if (xq->cls != XB_IDLE) {
+		xbd->completed[xb_rq_cls(rq)]++;
+		if (state & XB_RQ_NONIDLE) {
 			xbd->nonidle_inflight--;
 			xbd->nonidle_done_ns = now;
 		}
@@ -1905,6 +2112,12 @@ static void xb_finish_request(struct request *rq)
 	}
 	rq->elv.priv[0] = NULL;
 	xb_put_ref(xbd, xq);
+#ifdef XD_ICQ
+	if (rq->elv.icq) {
+		put_io_context(rq->elv.icq->ioc);
+		rq->elv.icq = NULL;
+	}
+#endif
 }
 
 /* ---- knobs and counters for sysfs, debugfs and netlink ---------------- */
@@ -2138,19 +2351,18 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_READY_DISPATCHED] = sum.core.ready_dispatched;
 	v[XB_C_LOCK_WAITS] = sum.core.lock_waits;
 	v[XB_C_QUEUE_ALLOC_FAILED] = sum.queue_alloc_failed;
-	spin_unlock_irqrestore(&xbd->lock, flags);
-
-	spin_lock_irqsave(&xbd->hash_lock, flags);
-	v[XB_C_QUEUES] = xbd->nr_queues;
-	v[XB_C_QUEUES_CREATED] = xbd->queues_created;
-	v[XB_C_QUEUES_FREED] = xbd->queues_freed;
-	v[XB_C_BURSTS_LARGE] = xbd->bursts_large;
 	v[XB_C_QUEUES_MERGED] = xbd->queues_merged;
 	v[XB_C_QUEUES_SPLIT] = xbd->queues_split;
 	v[XB_C_CONGESTION_PCT] = xsched_cong_pct(&xbd->cong);
 	v[XB_C_CONGESTED] = xsched_congested(&xbd->core, &xbd->cong);
 	v[XB_C_REQUEUED] = xbd->requeued;
-	spin_unlock_irqrestore(&xbd->hash_lock, flags);
+	spin_lock(&xbd->qlock);
+	v[XB_C_QUEUES] = xbd->nr_queues;
+	v[XB_C_QUEUES_CREATED] = xbd->queues_created;
+	v[XB_C_QUEUES_FREED] = xbd->queues_freed;
+	v[XB_C_BURSTS_LARGE] = xbd->bursts_large;
+	spin_unlock(&xbd->qlock);
+	spin_unlock_irqrestore(&xbd->lock, flags);
 }
 
 /* No derived state: no knob changes anything but its own value. */
@@ -2170,7 +2382,7 @@ static const struct schedctl_sched_ops xb_nl_ops = {
 static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 {
 	struct xb_data *xbd;
-	int c, i, ret;
+	int c, ret;
 
 	xbd = kzalloc_node(sizeof(*xbd), GFP_KERNEL, q->node);
 	if (!xbd)
@@ -2183,12 +2395,10 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 
 	xsched_core_init(&xbd->core, &xbd->pcpu->core, q, XB_DISPATCH_BATCH);
 	spin_lock_init(&xbd->lock);
-	spin_lock_init(&xbd->hash_lock);
+	spin_lock_init(&xbd->qlock);
 	INIT_LIST_HEAD(&xbd->dispatch);
-	INIT_LIST_HEAD(&xbd->lru);
+	INIT_LIST_HEAD(&xbd->queues);
 	INIT_LIST_HEAD(&xbd->linger);
-	for (i = 0; i < ARRAY_SIZE(xbd->hash); i++)
-		INIT_HLIST_HEAD(&xbd->hash[i]);
 	for (c = 0; c < XB_NR_CLASS; c++) {
 		xbd->cls[c].elig = RB_ROOT;
 		xbd->cls[c].pend = RB_ROOT;
@@ -2196,8 +2406,8 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 	xbd->q = q;
 	xbd->rotational = xd_queue_rotational(q);
 	xbd->internal_queueing = q->tag_set && q->tag_set->queue_depth > 1;
-	xb_init_queue(xbd, &xbd->fallback, 0, 0, true);
-	xbd->fallback.ref = 1;	/* never on the LRU, never freed */
+	/* Its first reference is its own: never freed. */
+	xb_init_queue(xbd, &xbd->fallback, 0, true);
 	xd_hrtimer_setup(&xbd->timer, xb_timer_fn, CLOCK_MONOTONIC,
 			 HRTIMER_MODE_ABS);
 
@@ -2230,15 +2440,16 @@ XSCHED_INIT_SCHED(xb)
 static void xb_exit_sched(struct elevator_queue *e)
 {
 	struct xb_data *xbd = e->elevator_data;
-	struct xb_queue *xq;
-	struct hlist_node *tmp;
 	unsigned long flags;
-	int i;
 
 	/* First, so that no netlink reader sees the instance go away. */
 	schedctl_nl_unregister(&xbd->core.nl);
 	hrtimer_cancel(&xbd->timer);
-	/* The queue is frozen: every request has completed. */
+	/*
+	 * The queue is frozen: every request has completed, and the block
+	 * layer has exited every icq (ioc_clear_queue()), so only the queue
+	 * in service and the lingering ones still hold references.
+	 */
 	spin_lock_irqsave(&xbd->lock, flags);
 	if (xbd->in_service)
 		xb_expire(xbd, xbd->in_service, XB_EXP_EMPTY, ktime_get_ns());
@@ -2246,26 +2457,12 @@ static void xb_exit_sched(struct elevator_queue *e)
 	WARN_ON_ONCE(xbd->nr_queued || xbd->inflight || xbd->nr_active);
 	WARN_ON_ONCE(!xsched_core_empty(&xbd->core) ||
 		     !list_empty(&xbd->dispatch));
+	/* A queue left would still be an icq's: leak it rather than free. */
+	WARN_ON_ONCE(!list_empty(&xbd->queues));
+	WARN_ON_ONCE(refcount_read(&xbd->fallback.ref) != 1);
 	spin_unlock_irqrestore(&xbd->lock, flags);
 	hrtimer_cancel(&xbd->timer);
 
-	/* Guests let go of their hosts first. */
-	for (i = 0; i < ARRAY_SIZE(xbd->hash); i++) {
-		hlist_for_each_entry(xq, &xbd->hash[i], hash) {
-			if (xq->merged) {
-				xq->merged->ref--;
-				xq->merged->nr_coop--;
-				xq->merged = NULL;
-			}
-		}
-	}
-	for (i = 0; i < ARRAY_SIZE(xbd->hash); i++) {
-		hlist_for_each_entry_safe(xq, tmp, &xbd->hash[i], hash) {
-			WARN_ON_ONCE(xq->ref || xq->busy);
-			hlist_del(&xq->hash);
-			kfree(xq);
-		}
-	}
 	free_percpu(xbd->pcpu);
 	kfree(xbd);
 }
@@ -2348,7 +2545,7 @@ static int xb_queues_show(void *data, struct seq_file *m)
 	struct xb_data *xbd = xb_of(q);
 	struct xb_queue *xq;
 	unsigned long flags;
-	int c, i;
+	int c;
 
 	spin_lock_irqsave(&xbd->lock, flags);
 	for (c = 0; c < XB_NR_CLASS; c++)
@@ -2356,22 +2553,20 @@ static int xb_queues_show(void *data, struct seq_file *m)
 			   xb_class_name[c], xbd->cls[c].vtime,
 			   xbd->cls[c].wsum, xbd->cls[c].vsum,
 			   xbd->cls[c].nr_busy);
-	spin_lock(&xbd->hash_lock);
-	for (i = 0; i < ARRAY_SIZE(xbd->hash); i++) {
-		hlist_for_each_entry(xq, &xbd->hash[i], hash)
-			seq_printf(m,
-				   "pid %d %s %s/%u w %u wr %u busy %d svc %s S %llu F %llu budget %u queued %u inflight %u rqs %llu inj %llu ttime %llu limit %u guests %u into %d\n",
-				   xq->pid, xq->sync ? "sync" : "async",
-				   xb_class_name[xq->cls], xq->level, xq->weight,
-				   xq->wr_coeff, xq->busy,
-				   xbd->in_service == xq ? "yes" : "no",
-				   xq->vstart, xq->vfinish, xq->budget,
-				   xq->queued, xq->inflight, xq->dispatched_rqs,
-				   xq->injected_rqs, xq->ttime_ns,
-				   xq->inject_limit, xq->nr_coop,
-				   xq->merged ? xq->merged->pid : -1);
-	}
-	spin_unlock(&xbd->hash_lock);
+	spin_lock(&xbd->qlock);
+	list_for_each_entry(xq, &xbd->queues, all)
+		seq_printf(m,
+			   "pid %d %s %s/%u w %u wr %u busy %d svc %s S %llu F %llu budget %u queued %u inflight %u rqs %llu inj %llu ttime %llu limit %u guests %u into %d\n",
+			   xq->pid, xq->sync ? "sync" : "async",
+			   xb_class_name[xq->cls], xq->level, xq->weight,
+			   xq->wr_coeff, xq->busy,
+			   xbd->in_service == xq ? "yes" : "no",
+			   xq->vstart, xq->vfinish, xq->budget,
+			   xq->queued, xq->inflight, xq->dispatched_rqs,
+			   xq->injected_rqs, xq->ttime_ns,
+			   xq->inject_limit, xq->nr_coop,
+			   xq->merged ? xq->merged->pid : -1);
+	spin_unlock(&xbd->qlock);
 	spin_unlock_irqrestore(&xbd->lock, flags);
 	return 0;
 }
@@ -2403,7 +2598,15 @@ static struct elevator_type xb_type = {
 		.has_work		= xb_has_work,
 		.init_sched		= xb_init_sched,
 		.exit_sched		= xb_exit_sched,
+#ifdef XD_ICQ
+		/* Zeroed icqs need no init_icq: queues come with requests. */
+		.exit_icq		= xb_exit_icq,
+#endif
 	},
+#ifdef XD_ICQ
+	.icq_size		= sizeof(struct xb_icq),
+	.icq_align		= __alignof__(struct xb_icq),
+#endif
 	.queue_debugfs_attrs	= xb_queue_debugfs,
 	.elevator_attrs		= xb_attrs,
 	.elevator_name		= XB_NAME,

@@ -504,14 +504,20 @@ static inline unsigned int xsched_local_count(struct xsched_core *xc)
 
 /*
  * The bio_merge op, under @lock, the scheduler lock; with merge_skip set,
- * skip the lookup while @lock is contended.
+ * skip the lookup while @lock is contended.  @around, if not NULL, is
+ * called with @arg under @lock right before the lookup (@begin true) and
+ * right after it (false): the scheduler's allow_merge and request_merge
+ * run in between.
  */
-static __always_inline bool xsched_bio_merge(struct xsched_core *xc,
-					     spinlock_t *lock,
-					     struct request_queue *q,
-					     struct bio *bio,
-					     unsigned int nr_segs,
-					     bool irqsafe)
+static __always_inline bool __xsched_bio_merge(struct xsched_core *xc,
+					       spinlock_t *lock,
+					       struct request_queue *q,
+					       struct bio *bio,
+					       unsigned int nr_segs,
+					       bool irqsafe,
+					       void (*around)(void *arg,
+							      bool begin),
+					       void *arg)
 {
 	struct request *free = NULL;
 	unsigned long flags;
@@ -525,7 +531,11 @@ static __always_inline bool xsched_bio_merge(struct xsched_core *xc,
 	} else {
 		xsched_lock(lock, irqsafe, &flags);
 	}
+	if (around)
+		around(arg, true);
 	merged = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
+	if (around)
+		around(arg, false);
 	xsched_unlock(lock, irqsafe, &flags);
 
 	if (free)
@@ -533,6 +543,17 @@ static __always_inline bool xsched_bio_merge(struct xsched_core *xc,
 	if (merged)
 		this_cpu_inc(xc->pcpu->bio_merged);
 	return merged;
+}
+
+static __always_inline bool xsched_bio_merge(struct xsched_core *xc,
+					     spinlock_t *lock,
+					     struct request_queue *q,
+					     struct bio *bio,
+					     unsigned int nr_segs,
+					     bool irqsafe)
+{
+	return __xsched_bio_merge(xc, lock, q, bio, nr_segs, irqsafe, NULL,
+				  NULL);
 }
 
 /*

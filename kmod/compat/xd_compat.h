@@ -64,6 +64,21 @@ static inline unsigned int xd_zone_sectors(struct request_queue *q)
 #define XD_SHALLOW_DEPTH_PER_WORD 1
 #endif
 
+/*
+ * Per-process scheduler data through the elevator's I/O context queue
+ * (icq): the I/O context's icq index exists only with CONFIG_BLK_ICQ
+ * (selected by BFQ; Debian's kernels have it).  Since 5.16 the scheduler
+ * itself looks the icq up (ioc_find_get_icq() in prepare_request, whose
+ * I/O context reference finish_request drops) and the two lookups are
+ * exported; they are declared in block/blk.h, private, with the same
+ * prototypes on every kernel we support.
+ */
+#ifdef CONFIG_BLK_ICQ
+#define XD_ICQ 1
+struct io_cq *ioc_find_get_icq(struct request_queue *q);
+struct io_cq *ioc_lookup_icq(struct request_queue *q);
+#endif
+
 /* rq_mergeable() of block/blk.h, which is private. */
 static inline bool xd_rq_mergeable(struct request *rq)
 {

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0
+# Per-process queues through the I/O context (icq): two processes, and
+# two threads of one process (each thread has its own I/O context, as
+# under BFQ), get a queue each; a process's queues are freed as soon as
+# it has exited and its last request is done; and an I/O priority change
+# of a process that keeps its queue busy (ionice on a running fio) moves
+# the queue to the new class while it stays busy.
+. /tests/lib.sh
+
+# Two requests at a time in the device, so a job with more requests
+# submitted always has some queued in xbfq.
+dev=$(nullb_create xbq submit_queues=1 size=512 irqmode=2 \
+	completion_nsec="$(devtime 200000)" hw_queue_depth=2)
+check "switch to xbfq" sched_set "$dev" xbfq
+Q=/sys/kernel/debug/block/$dev/sched/queues
+
+# busy_queues MIN: sync queues of the listing that served at least MIN
+# requests.
+busy_queues() {
+	awk -v min="$1" '$1 == "pid" && $3 == "sync" {
+		for (i = 4; i < NF; i++) if ($i == "rqs") r = $(i + 1)
+		if (r >= min) n++
+	} END { print n + 0 }' "$Q"
+}
+
+for mode in processes threads; do
+	opt=
+	[ $mode = threads ] && opt=--thread
+	f0=$(xd_stat "$dev" queues_freed)
+	fio --output=/tmp/q.out $opt --name=j --filename="/dev/$dev" --rw=randread \
+		--bs=4k --direct=1 --ioengine=psync --numjobs=2 --size=256m \
+		--time_based --runtime=3 >/dev/null 2>&1 &
+	pid=$!
+	sleep 2
+	sed 's/^/# /' "$Q"
+	is "$(busy_queues 10)" 2 "two $mode: a queue each, both served"
+	wait $pid
+	is "$?" 0 "two $mode: fio exited cleanly"
+	# A queue idle for slice_idle still weighs in its class a while;
+	# the next dispatch lets go of it.
+	sleep 0.1
+	dd if="/dev/$dev" of=/dev/null bs=4k count=4 iflag=direct 2>/dev/null
+	cmp_ok "$(($(xd_stat "$dev" queues_freed) - f0))" -ge 2 \
+		"two $mode: their queues freed once they exited"
+done
+
+# ionice on a busy process: 16 requests in flight against a device that
+# takes 2 (and enough scheduler tags for them), so its queue never goes
+# idle while fio runs.
+echo 64 >"/sys/block/$dev/queue/nr_requests"
+fio --output=/tmp/q.out --name=busy --filename="/dev/$dev" --rw=randread --bs=4k \
+	--direct=1 --ioengine=io_uring --iodepth=16 --size=256m --time_based \
+	--runtime=10 >/dev/null 2>&1 &
+fio_pid=$!
+sleep 1.5
+# The fio job's queue: the sync queue with the most requests served.
+line=$(awk '$1 == "pid" && $3 == "sync" {
+		for (i = 4; i < NF; i++) if ($i == "rqs") r = $(i + 1)
+		if (r > max) { max = r; l = $0 }
+	} END { print l }' "$Q")
+diag "before: $line"
+set -- $line
+job=${2:-0}
+is "${4:-}" be/4 "busy job's queue starts in BE level 4"
+i0=$(xd_stat "$dev" inserted_idle)
+c0=$(xd_stat "$dev" completed_idle)
+check "ionice -c 3 -p $job" ionice -c 3 -p "$job"
+sleep 1.5
+line=$(grep "^pid $job sync " "$Q")
+diag "after: $line"
+set -- $line
+is "${4:-}" idle/7 "busy job's queue moved to the IDLE class"
+# Requests queued or in flight (where the guest CPU is slower than the
+# device, as on the debug kernel, they do not pile up in xbfq).
+cmp_ok "$(echo "$line" | awk '{ for (i = 1; i < NF; i++)
+		if ($i == "queued" || $i == "inflight") n += $(i + 1); print n + 0 }')" \
+	-gt 0 "it stayed busy (requests queued or in flight)"
+check "fio still running" kill -0 $fio_pid
+cmp_ok "$(($(xd_stat "$dev" inserted_idle) - i0))" -gt 0 "its requests inserted as IDLE"
+cmp_ok "$(($(xd_stat "$dev" completed_idle) - c0))" -gt 0 "and served as IDLE"
+check "ionice -c 2 -n 0 -p $job" ionice -c 2 -n 0 -p "$job"
+sleep 1
+line=$(grep "^pid $job sync " "$Q")
+diag "back: $line"
+set -- $line
+is "${4:-}" be/0 "busy job's queue moved to BE level 0"
+wait $fio_pid
+is "$?" 0 "fio exited cleanly"
+
+dev_idle "$dev"
+is "$(xd_stat "$dev" in_flight)" 0 "nothing left in flight"
+is "$(xd_stat "$dev" queued)" 0 "nothing left queued"
+for c in rt be idle; do
+	is "$(xd_stat "$dev" dispatched_$c)" "$(xd_stat "$dev" completed_$c)" \
+		"dispatched_$c equals completed_$c"
+done
+inserted_balance "$dev" "inserted = dispatched - requeued + merged"
+check "back to none" sched_set "$dev" none
+nullb_remove xbq
+done_testing
