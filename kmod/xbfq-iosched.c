@@ -16,13 +16,14 @@
  *    100 * (8 - L); IDLE queues weigh 100.  Classes are strictly ordered
  *    (RT, then BE, then IDLE, the last only after the others have been
  *    idle for idle_class_delay).
- *  - Within a class, queues are scheduled by budget-based WF2Q+: each busy
- *    queue has a virtual start S and finish F = S + budget / weight; the
- *    eligible queue (S <= V) with the smallest F is served until its budget
- *    (sectors) is used, it times out (timeout_sync) or it empties.  It is
- *    then charged the service it received (a non-raised queue that timed out
- *    is charged its whole budget) and its next budget follows from why it
- *    expired (budget feedback).
+ *  - Within a class, queues are scheduled by budget-based WF2Q+ (its
+ *    service trees in xbfq-wf2q.c): each busy queue has a virtual start S
+ *    and finish F = S + budget / weight; the eligible queue (S <= V) with
+ *    the smallest F is served until its budget (sectors) is used, it times
+ *    out (timeout_sync) or it empties.  It is then charged the service it
+ *    received (a non-raised queue that timed out is charged its whole
+ *    budget) and its next budget follows from why it expired (budget
+ *    feedback).
  *  - Device idling with an hrtimer for sync queues, only where service
  *    guarantees need it: not when the queue has the lowest weight, not when
  *    all active queues weigh the same; at least 20 ms for raised queues.
@@ -35,6 +36,13 @@
  *  - Scalability as in xdeadline (xsched_common.h): serialize_dispatch,
  *    defer_insert (only when the lock is contended; insert merges are
  *    kept), merge_skip and dispatch_batch.
+ *
+ * This file is the scheduler's core: the elevator operations, the queues
+ * and the icq, request selection, dispatch and completion, busy periods,
+ * slots and budgets, idling and injection, weight raising, bursts, queue
+ * merging, the knobs and counters, module init and exit.  The per-class
+ * service trees are in xbfq-wf2q.c, the types and the helpers both files
+ * inline in xbfq.h.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -87,25 +95,7 @@ static int xb_rq_cls(struct request *rq)
 	return (xb_rq_state(rq) & XB_RQ_CLS_MASK) >> XB_RQ_CLS_SHIFT;
 }
 
-static bool xb_after(u64 a, u64 b)
-{
-	return (s64)(a - b) > 0;
-}
-
-static u64 xb_vt(u64 sectors, unsigned int weight)
-{
-	sectors = min_t(u64, sectors, XB_MAX_BUDGET_LIMIT);
-	return div_u64(sectors << XB_VT_SHIFT, max(weight, 1U));
-}
-
 /* ---- weights and active-weight accounting --------------------------- */
-
-static unsigned int xb_base_weight(int cls, int level)
-{
-	if (cls == XB_IDLE)
-		return XB_IDLE_WEIGHT;
-	return XB_BASE_WEIGHT(level);
-}
 
 static unsigned int xb_slot_weight(struct xb_data *xbd, int cls, int level,
 				   int raised)
@@ -147,7 +137,7 @@ static int xb_slot_of(struct xb_queue *xq)
  * per (class, level, raised) tell whether the service guarantees of a queue
  * need idling.
  */
-static void xb_update_active(struct xb_data *xbd, struct xb_queue *xq)
+void xb_update_active(struct xb_data *xbd, struct xb_queue *xq)
 {
 	int want = (xq->queued || xq->inflight || xq->nr_head) ?
 		   xb_slot_of(xq) : -1;
@@ -240,180 +230,7 @@ static bool xb_burst_unprotected(struct xb_queue *xq)
 	return xq->large_burst && !xq->burst_protected;
 }
 
-/* ---- B-WF2Q+ service trees ------------------------------------------ */
-
-static void xb_tree_insert(struct rb_root *root, struct xb_queue *xq,
-			   bool by_finish)
-{
-	struct rb_node **p = &root->rb_node, *parent = NULL;
-	u64 key = by_finish ? xq->vfinish : xq->vstart;
-
-	while (*p) {
-		struct xb_queue *e = rb_entry(*p, struct xb_queue, node);
-		u64 ekey = by_finish ? e->vfinish : e->vstart;
-
-		parent = *p;
-		if (xb_after(ekey, key))
-			p = &(*p)->rb_left;
-		else
-			p = &(*p)->rb_right;
-	}
-	rb_link_node(&xq->node, parent, p);
-	rb_insert_color(&xq->node, root);
-}
-
-static void xb_tree_add(struct xb_data *xbd, struct xb_queue *xq)
-{
-	struct xb_class *c = &xbd->cls[xq->cls];
-
-	if (xb_after(xq->vstart, c->vtime)) {
-		xb_tree_insert(&c->pend, xq, false);
-		xq->tree = XB_TREE_PEND;
-	} else {
-		xb_tree_insert(&c->elig, xq, true);
-		xq->tree = XB_TREE_ELIG;
-	}
-}
-
-static void xb_tree_del(struct xb_data *xbd, struct xb_queue *xq)
-{
-	struct xb_class *c = &xbd->cls[xq->cls];
-
-	if (xq->tree == XB_TREE_ELIG)
-		rb_erase(&xq->node, &c->elig);
-	else if (xq->tree == XB_TREE_PEND)
-		rb_erase(&xq->node, &c->pend);
-	xq->tree = XB_TREE_NONE;
-}
-
-/* Move queues that became eligible (S <= V) to the eligible tree. */
-static void xb_update_eligible(struct xb_class *c)
-{
-	struct rb_node *n;
-
-	while ((n = rb_first(&c->pend))) {
-		struct xb_queue *xq = rb_entry(n, struct xb_queue, node);
-
-		if (xb_after(xq->vstart, c->vtime))
-			break;
-		rb_erase(n, &c->pend);
-		xb_tree_insert(&c->elig, xq, true);
-		xq->tree = XB_TREE_ELIG;
-	}
-}
-
-/* The eligible queue with the smallest finish time, off its tree. */
-static struct xb_queue *xb_class_pick(struct xb_data *xbd, int cls)
-{
-	struct xb_class *c = &xbd->cls[cls];
-	struct xb_queue *xq;
-	struct rb_node *n;
-
-	xb_update_eligible(c);
-	if (RB_EMPTY_ROOT(&c->elig)) {
-		n = rb_first(&c->pend);
-		if (!n)
-			return NULL;
-		/* Nobody eligible: V jumps to the smallest start time. */
-		c->vtime = rb_entry(n, struct xb_queue, node)->vstart;
-		xb_update_eligible(c);
-	}
-	xq = rb_entry(rb_first(&c->elig), struct xb_queue, node);
-	xb_tree_del(xbd, xq);
-	return xq;
-}
-
-/* Weight raising state, refreshed whenever a queue is (re)timestamped. */
-static void xb_wr_update(struct xb_data *xbd, struct xb_queue *xq, u64 now)
-{
-	if (xq->wr_coeff > 1 &&
-	    (!READ_ONCE(xbd->low_latency) || !xb_after(xq->wr_end_ns, now) ||
-	     xq->cls != XB_BE)) {
-		xq->wr_coeff = 1;
-		xq->wr_softrt = false;
-	}
-	if (xq->wr_coeff > 1)
-		xq->wr_coeff = READ_ONCE(xbd->wr_coeff);
-}
-
-/* Another reference; the caller holds one already, or lock. */
-static void xb_get_ref(struct xb_queue *xq)
-{
-	refcount_inc(&xq->ref);
-}
-
-static void xb_put_ref_locked(struct xb_data *xbd, struct xb_queue *xq);
-
-/*
- * Virtual time advances by service / vsum, where vsum also counts queues
- * that went idle less than slice_idle ago: a queue between two
- * synchronous requests has not given up its share, and letting V race
- * ahead at the rate of the remaining queues would take it away.
- */
-/* Called for a queue that has requests or is in service: not the last put. */
-static void xb_vsum_enter(struct xb_data *xbd, struct xb_queue *xq)
-{
-	struct xb_class *c = &xbd->cls[xq->cls];
-
-	if (xq->in_vsum)
-		c->vsum -= xq->vsum_weight;
-	c->vsum += xq->weight;
-	xq->vsum_weight = xq->weight;
-	xq->in_vsum = true;
-	if (!list_empty(&xq->linger)) {
-		list_del_init(&xq->linger);
-		xb_put_ref_locked(xbd, xq);
-	}
-}
-
-/* May drop the last reference: @xq is not to be touched after. */
-static void xb_vsum_leave(struct xb_data *xbd, struct xb_queue *xq)
-{
-	if (xq->in_vsum) {
-		xbd->cls[xq->cls].vsum -= xq->vsum_weight;
-		xq->in_vsum = false;
-	}
-	if (!list_empty(&xq->linger)) {
-		list_del_init(&xq->linger);
-		xb_put_ref_locked(xbd, xq);
-	}
-}
-
-static void xb_vsum_linger(struct xb_data *xbd, struct xb_queue *xq,
-			   u64 now)
-{
-	xq->linger_until = now + max_t(u64, READ_ONCE(xbd->slice_idle_ns),
-				       NSEC_PER_MSEC);
-	if (list_empty(&xq->linger)) {
-		list_add_tail(&xq->linger, &xbd->linger);
-		xb_get_ref(xq);
-	} else {
-		list_move_tail(&xq->linger, &xbd->linger);
-	}
-}
-
-static void xb_linger_expire(struct xb_data *xbd, u64 now, bool all)
-{
-	struct xb_queue *xq, *tmp;
-
-	list_for_each_entry_safe(xq, tmp, &xbd->linger, linger) {
-		if (!all && xb_after(xq->linger_until, now))
-			break;
-		xb_vsum_leave(xbd, xq);
-	}
-}
-
-static void xb_set_weight(struct xb_data *xbd, struct xb_queue *xq)
-{
-	unsigned int w = xb_base_weight(xq->cls, xq->level) * xq->wr_coeff;
-	struct xb_class *c = &xbd->cls[xq->cls];
-
-	if (xq->busy)
-		c->wsum = c->wsum - xq->weight + w;
-	xq->weight = w;
-	if (xq->busy)
-		xb_vsum_enter(xbd, xq);
-}
+/* ---- busy periods and slots: raising, budgets, charging ------------------ */
 
 /* Make an idle queue busy: timestamps, then its class's tree. */
 static void xb_activate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
@@ -472,60 +289,6 @@ static void xb_activate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 	xq->vstart = xb_after(xq->vfinish, c->vtime) ? xq->vfinish : c->vtime;
 	xq->vfinish = xq->vstart + xb_vt(xq->budget, xq->weight);
 	xb_tree_add(xbd, xq);
-	xb_update_active(xbd, xq);
-}
-
-static void xb_deactivate(struct xb_data *xbd, struct xb_queue *xq)
-{
-	struct xb_class *c = &xbd->cls[xq->cls];
-
-	xb_tree_del(xbd, xq);
-	c->nr_busy--;
-	c->wsum -= xq->weight;
-	xq->busy = false;
-	xb_vsum_linger(xbd, xq, ktime_get_ns());
-}
-
-/*
- * The I/O priority of @xq's requests changed to class @cls, level @level.
- * An idle queue just takes it; a busy one waiting in its class's tree
- * moves to the new class's tree at once, starting at that class's
- * virtual time (its place in the old class means nothing there); the
- * queue in service finishes its slot first: xb_expire() comes back here.
- */
-static void xb_set_prio(struct xb_data *xbd, struct xb_queue *xq, u8 cls,
-			u8 level, u64 now)
-{
-	struct xb_class *c = &xbd->cls[xq->cls];
-
-	lockdep_assert_held(&xbd->lock);
-	if (xq == xbd->in_service) {
-		xq->prio_pending = true;
-		xq->new_cls = cls;
-		xq->new_level = level;
-		return;
-	}
-	xq->prio_pending = false;
-	if (xq->busy) {
-		xb_tree_del(xbd, xq);
-		c->nr_busy--;
-		c->wsum -= xq->weight;
-	}
-	xb_vsum_leave(xbd, xq);
-	xq->cls = cls;
-	xq->level = level;
-	c = &xbd->cls[cls];
-	xq->vfinish = c->vtime;
-	if (xq->busy) {
-		xb_wr_update(xbd, xq, now);
-		xq->weight = xb_base_weight(cls, level) * xq->wr_coeff;
-		c->nr_busy++;
-		c->wsum += xq->weight;
-		xb_vsum_enter(xbd, xq);
-		xq->vstart = c->vtime;
-		xq->vfinish = xq->vstart + xb_vt(xq->budget, xq->weight);
-		xb_tree_add(xbd, xq);
-	}
 	xb_update_active(xbd, xq);
 }
 
@@ -916,25 +679,6 @@ static struct xb_queue *xb_pick_queue(struct xb_data *xbd, u64 now)
 	return xb_class_pick(xbd, XB_IDLE);
 }
 
-/*
- * WF2Q+ order between requests: a queue that became eligible meanwhile
- * (V passed its start) and finishes earlier than the served queue's
- * reservation takes over.  A queue just selected has the smallest finish
- * time among the eligible ones, so greedy queues do not alternate.
- */
-static bool xb_should_yield(struct xb_data *xbd, struct xb_queue *xq)
-{
-	struct xb_class *c = &xbd->cls[xq->cls];
-	struct rb_node *n;
-
-	if (c->nr_busy < 2)
-		return false;
-	xb_update_eligible(c);
-	n = rb_first(&c->elig);
-	return n && xb_after(xq->vfinish,
-			     rb_entry(n, struct xb_queue, node)->vfinish);
-}
-
 static void xb_set_in_service(struct xb_data *xbd, struct xb_queue *xq,
 			      u64 now)
 {
@@ -1058,7 +802,7 @@ static void xb_free_queue(struct xb_data *xbd, struct xb_queue *xq)
 	kfree(xq);
 }
 
-static void xb_put_ref_locked(struct xb_data *xbd, struct xb_queue *xq)
+void xb_put_ref_locked(struct xb_data *xbd, struct xb_queue *xq)
 {
 	lockdep_assert_held(&xbd->lock);
 	if (refcount_dec_and_test(&xq->ref))

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * xbfq's shared definitions: its constants, the per-queue, per-icq,
- * per-class and per-device types, and (with xbfq-wf2q.c) what the files
- * of the module call in each other.  The module is one elevator,
- * xbfq.ko, built from:
+ * per-class and per-device types, what each file of the module calls in
+ * the other, and the small helpers both inline.  The module is one
+ * elevator, xbfq.ko, built from (Kbuild, xbfq-y):
  *
- *  - xbfq-iosched.c: the elevator itself (see its top comment).
+ *  - xbfq-iosched.c: the scheduler's core, the elevator operations and
+ *    everything but the service trees (see its top comment);
+ *  - xbfq-wf2q.c: the per-class B-WF2Q+ service trees.
  *
- * Nothing here is visible outside the module.
+ * Control-group support, when it comes, is one more file of its own and
+ * one more object in xbfq-y.  Nothing here is visible outside the module.
  */
 #ifndef XBFQ_H
 #define XBFQ_H
@@ -15,6 +18,7 @@
 #include <linux/kernel.h>
 #include <linux/hrtimer.h>
 #include <linux/iocontext.h>
+#include <linux/math64.h>
 #include <linux/rbtree.h>
 #include <linux/refcount.h>
 
@@ -281,5 +285,134 @@ struct xb_data {
 };
 
 static_assert(offsetof(struct xb_data, core) == 0);
+
+/* ---- between the files -------------------------------------------------- */
+
+/* xbfq-iosched.c: active-weight accounting, queue references. */
+void xb_update_active(struct xb_data *xbd, struct xb_queue *xq);
+void xb_put_ref_locked(struct xb_data *xbd, struct xb_queue *xq);
+
+/* xbfq-wf2q.c: the service trees. */
+void xb_tree_add(struct xb_data *xbd, struct xb_queue *xq);
+void xb_update_eligible(struct xb_class *c);
+struct xb_queue *xb_class_pick(struct xb_data *xbd, int cls);
+void xb_vsum_enter(struct xb_data *xbd, struct xb_queue *xq);
+void xb_deactivate(struct xb_data *xbd, struct xb_queue *xq);
+void xb_set_prio(struct xb_data *xbd, struct xb_queue *xq, u8 cls,
+		 u8 level, u64 now);
+
+/* ---- helpers of both files ---------------------------------------------- */
+
+static inline bool xb_after(u64 a, u64 b)
+{
+	return (s64)(a - b) > 0;
+}
+
+static inline u64 xb_vt(u64 sectors, unsigned int weight)
+{
+	sectors = min_t(u64, sectors, XB_MAX_BUDGET_LIMIT);
+	return div_u64(sectors << XB_VT_SHIFT, max(weight, 1U));
+}
+
+static inline unsigned int xb_base_weight(int cls, int level)
+{
+	if (cls == XB_IDLE)
+		return XB_IDLE_WEIGHT;
+	return XB_BASE_WEIGHT(level);
+}
+
+/* Another reference; the caller holds one already, or lock. */
+static inline void xb_get_ref(struct xb_queue *xq)
+{
+	refcount_inc(&xq->ref);
+}
+
+/* Weight raising state, refreshed whenever a queue is (re)timestamped. */
+static inline void xb_wr_update(struct xb_data *xbd, struct xb_queue *xq,
+				u64 now)
+{
+	if (xq->wr_coeff > 1 &&
+	    (!READ_ONCE(xbd->low_latency) || !xb_after(xq->wr_end_ns, now) ||
+	     xq->cls != XB_BE)) {
+		xq->wr_coeff = 1;
+		xq->wr_softrt = false;
+	}
+	if (xq->wr_coeff > 1)
+		xq->wr_coeff = READ_ONCE(xbd->wr_coeff);
+}
+
+/* ---- service trees: the request path's part ----------------------------- */
+
+/*
+ * xbfq-wf2q.c's operations that dispatch, insertion and completion run,
+ * here so that they stay inline there, as they were before the split: a
+ * call each would cost instructions per I/O.
+ */
+
+static inline void xb_tree_del(struct xb_data *xbd, struct xb_queue *xq)
+{
+	struct xb_class *c = &xbd->cls[xq->cls];
+
+	if (xq->tree == XB_TREE_ELIG)
+		rb_erase(&xq->node, &c->elig);
+	else if (xq->tree == XB_TREE_PEND)
+		rb_erase(&xq->node, &c->pend);
+	xq->tree = XB_TREE_NONE;
+}
+
+static inline void xb_set_weight(struct xb_data *xbd, struct xb_queue *xq)
+{
+	unsigned int w = xb_base_weight(xq->cls, xq->level) * xq->wr_coeff;
+	struct xb_class *c = &xbd->cls[xq->cls];
+
+	if (xq->busy)
+		c->wsum = c->wsum - xq->weight + w;
+	xq->weight = w;
+	if (xq->busy)
+		xb_vsum_enter(xbd, xq);
+}
+
+/* May drop the last reference: @xq is not to be touched after. */
+static inline void xb_vsum_leave(struct xb_data *xbd, struct xb_queue *xq)
+{
+	if (xq->in_vsum) {
+		xbd->cls[xq->cls].vsum -= xq->vsum_weight;
+		xq->in_vsum = false;
+	}
+	if (!list_empty(&xq->linger)) {
+		list_del_init(&xq->linger);
+		xb_put_ref_locked(xbd, xq);
+	}
+}
+
+static inline void xb_linger_expire(struct xb_data *xbd, u64 now, bool all)
+{
+	struct xb_queue *xq, *tmp;
+
+	list_for_each_entry_safe(xq, tmp, &xbd->linger, linger) {
+		if (!all && xb_after(xq->linger_until, now))
+			break;
+		xb_vsum_leave(xbd, xq);
+	}
+}
+
+/*
+ * WF2Q+ order between requests: a queue that became eligible meanwhile
+ * (V passed its start) and finishes earlier than the served queue's
+ * reservation takes over.  A queue just selected has the smallest finish
+ * time among the eligible ones, so greedy queues do not alternate.
+ */
+static inline bool xb_should_yield(struct xb_data *xbd, struct xb_queue *xq)
+{
+	struct xb_class *c = &xbd->cls[xq->cls];
+	struct rb_node *n;
+
+	if (c->nr_busy < 2)
+		return false;
+	xb_update_eligible(c);
+	n = rb_first(&c->elig);
+	return n && xb_after(xq->vfinish,
+			     rb_entry(n, struct xb_queue, node)->vfinish);
+}
 
 #endif /* XBFQ_H */
