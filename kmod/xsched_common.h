@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The scalability and elevator glue shared by the schedctl schedulers,
- * xdeadline (xdeadline.c) and xbfq (xbfq.c): what both do the same way
- * around their own scheduling logic.
+ * xdeadline (xdeadline.c) and xbfq (xbfq-iosched.c): what both do the
+ * same way around their own scheduling logic.
  *
  *  - struct xsched_core, the first member of each scheduler's per-queue
  *    data (so elevator_data points at it): netlink registration, per-CPU

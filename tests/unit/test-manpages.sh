@@ -79,10 +79,13 @@ sched_knobs() {	# sched_knobs FILE PFX
 		on && match($0, toupper(pfx) "_ATTR\\([a-z0-9_]+\\)") {
 			print substr($0, RSTART + 8, RLENGTH - 9) }' "$1"
 }
-for s in xdeadline:xd xbfq:xb; do
+# SCHEDULER:PREFIX:FILE, FILE the source with the attribute table.
+for s in xdeadline:xd:xdeadline.c xbfq:xb:xbfq-iosched.c; do
 	name=${s%%:*}
-	kn=$(sched_knobs "kmod/$name.c" "${s#*:}")
-	[ -n "$kn" ] && ok "found the knobs in kmod/$name.c" || notok "found the knobs in kmod/$name.c"
+	pfx=${s#*:} && pfx=${pfx%%:*}
+	src=kmod/${s##*:}
+	kn=$(sched_knobs "$src" "$pfx")
+	[ -n "$kn" ] && ok "found the knobs in $src" || notok "found the knobs in $src"
 	for k in $kn; do in_page "man/$name.4" "$k" knob; done
 	for k in $kn; do
 		if printf '%s\n' $knobs | grep -qx "$k"; then ok "schedctl knows $name knob $k"; else

@@ -16,13 +16,14 @@
  *    100 * (8 - L); IDLE queues weigh 100.  Classes are strictly ordered
  *    (RT, then BE, then IDLE, the last only after the others have been
  *    idle for idle_class_delay).
- *  - Within a class, queues are scheduled by budget-based WF2Q+: each busy
- *    queue has a virtual start S and finish F = S + budget / weight; the
- *    eligible queue (S <= V) with the smallest F is served until its budget
- *    (sectors) is used, it times out (timeout_sync) or it empties.  It is
- *    then charged the service it received (a non-raised queue that timed out
- *    is charged its whole budget) and its next budget follows from why it
- *    expired (budget feedback).
+ *  - Within a class, queues are scheduled by budget-based WF2Q+ (its
+ *    service trees in xbfq-wf2q.c): each busy queue has a virtual start S
+ *    and finish F = S + budget / weight; the eligible queue (S <= V) with
+ *    the smallest F is served until its budget (sectors) is used, it times
+ *    out (timeout_sync) or it empties.  It is then charged the service it
+ *    received (a non-raised queue that timed out is charged its whole
+ *    budget) and its next budget follows from why it expired (budget
+ *    feedback).
  *  - Device idling with an hrtimer for sync queues, only where service
  *    guarantees need it: not when the queue has the lowest weight, not when
  *    all active queues weigh the same; at least 20 ms for raised queues.
@@ -35,6 +36,13 @@
  *  - Scalability as in xdeadline (xsched_common.h): serialize_dispatch,
  *    defer_insert (only when the lock is contended; insert merges are
  *    kept), merge_skip and dispatch_batch.
+ *
+ * This file is the scheduler's core: the elevator operations, the queues
+ * and the icq, request selection, dispatch and completion, busy periods,
+ * slots and budgets, idling and injection, weight raising, bursts, queue
+ * merging, the knobs and counters, module init and exit.  The per-class
+ * service trees are in xbfq-wf2q.c, the types and the helpers both files
+ * inline in xbfq.h.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -52,274 +60,13 @@
 #include "xd_hrtimer.h"
 #include "schedctl_nl_kapi.h"
 #include "xsched_common.h"
-
-#define XB_NAME "xbfq"
-
-/* Classes, in strict priority order. */
-enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
-#define XB_NR_LEVELS		8
-#define XB_BASE_WEIGHT(level)	(100 * (XB_NR_LEVELS - (level)))
-#define XB_IDLE_WEIGHT		100
+#include "xbfq.h"
 
 static const char *const xb_class_name[XB_NR_CLASS] = { "rt", "be", "idle" };
-
-/*
- * Virtual time: sectors << XB_VT_SHIFT / weight, sectors capped at
- * XB_MAX_BUDGET_LIMIT (a huge discard costs one maximal budget) so the
- * shift cannot overflow.  32 bits of fraction keep one sector visible
- * against a class's weight sum (vsum) of up to 2^32: with 16, three
- * weight-raised queues (30 x 800) already advanced V by nothing per
- * small request.
- */
-#define XB_VT_SHIFT		32
-
-/* BFQ-compatible defaults. */
-#define XB_SLICE_IDLE_NS	(8 * NSEC_PER_MSEC)
-#define XB_WR_MIN_IDLE_NS	(20 * NSEC_PER_MSEC)
-#define XB_TIMEOUT_MS		125
-#define XB_FIFO_SYNC_MS		125
-#define XB_FIFO_ASYNC_MS	250
-#define XB_BACK_SEEK_MAX	16384	/* KiB */
-#define XB_BACK_SEEK_PENALTY	2
-/* Budgets, in sectors. */
-#define XB_DEF_MAX_BUDGET	16384
-#define XB_MIN_BUDGET		64
-#define XB_MAX_BUDGET_LIMIT	(1 << 20)
-/* Ours. */
-#define XB_IDLE_CLASS_DELAY_MS	20
-#define XB_WR_COEFF		30
-#define XB_WR_MAX_TIME_MS	3000
-#define XB_WR_SOFTRT_NS		(300 * NSEC_PER_MSEC)
-#define XB_WR_REIDLE_NS		(2000 * NSEC_PER_MSEC)
-#define XB_SOFTRT_RATE		7000	/* sectors per second */
-#define XB_SOFTRT_MAX_BURST	1024	/* sectors per busy period */
-#define XB_BURST_INTERVAL_NS	(180 * NSEC_PER_MSEC)
-#define XB_LARGE_BURST		8
-#define XB_SEEK_DIST		2048	/* sectors */
-#define XB_COOP_DIST		XB_SEEK_DIST	/* "next to" another stream */
-#define XB_COOP_SAMPLES		32	/* requests before a split is judged */
-#define XB_DISPATCH_BATCH	1
-#define XB_MAX_BATCH		256
-#define XB_MAX_INJECT		16
-#define XB_MAX_MS		3600000
-/* Completions take the scheduler lock: all locks are irq-safe. */
-#define XB_IRQSAFE		true
-
-/* Why an in-service queue stopped being served. */
-enum {
-	XB_EXP_BUDGET,		/* budget used up */
-	XB_EXP_TIMEOUT,		/* timeout_sync passed */
-	XB_EXP_EMPTY,		/* no requests, no idling */
-	XB_EXP_IDLE,		/* idled for slice_idle, nothing came */
-	XB_EXP_PREEMPT,		/* a higher class or raised queue arrived */
-	XB_NR_EXP,
-};
 
 static const char *const xb_exp_name[XB_NR_EXP] = {
 	"budget", "timeout", "empty", "idle", "preempt",
 };
-
-/* Bits of rq->elv.priv[1]. */
-#define XB_RQ_DISPATCHED	1UL	/* handed to the driver */
-#define XB_RQ_ALONE		2UL	/* nothing else was in flight */
-#define XB_RQ_INJECTED		4UL	/* dispatched into another's idle time */
-#define XB_RQ_QUEUED		8UL	/* in its queue's sort tree and FIFO */
-#define XB_RQ_SHARED		16UL	/* other queues' requests in flight */
-#define XB_RQ_NONIDLE		32UL	/* counted in nonidle_inflight */
-/* The class it was counted in at insertion (inserted_*, dispatched_*...). */
-#define XB_RQ_CLS_SHIFT		8
-#define XB_RQ_CLS_MASK		(3UL << XB_RQ_CLS_SHIFT)
-
-enum { XB_TREE_NONE, XB_TREE_ELIG, XB_TREE_PEND };
-
-/* Counters updated outside the scheduler lock, summed when read. */
-struct xb_pcpu_stats {
-	struct xsched_pcpu_stats core;
-	u64 queue_alloc_failed;
-};
-
-struct xb_data;
-
-struct xb_queue {
-	struct rb_node node;		/* in its class's ELIG or PEND tree */
-	struct list_head all;		/* on xbd->queues, under qlock */
-	struct list_head linger;	/* on xbd->linger */
-	struct xb_data *xbd;
-	/* Identity, immutable: the task that created it, for debugfs. */
-	pid_t pid;
-	bool sync;
-	/* A process queue (xb_proc_task()): its process, tgid and start. */
-	bool proc;
-	u64 proc_start;
-	atomic_t nr_icq;		/* icqs pointing here */
-	/* Its icq's, each request's and those noted at xb_get_ref(). */
-	refcount_t ref;
-
-	/* The rest under xbd->lock. */
-	struct rb_root sort;		/* queued requests by sector */
-	struct list_head fifo;		/* queued requests by arrival */
-	unsigned int queued;		/* in sort and fifo */
-	unsigned int nr_head;		/* on xbd->dispatch */
-	unsigned int inflight;
-	u8 cls, level;
-	/* A priority change waiting for the end of the queue's slot. */
-	bool prio_pending;
-	u8 new_cls, new_level;
-	u8 tree;
-	bool busy;			/* counted in its class (tree or service) */
-	bool in_vsum;			/* weight counted in its class's vsum */
-	unsigned int vsum_weight;
-	u64 linger_until;
-	bool ever_busy;
-	int slot;			/* active-weight slot, -1 if inactive */
-	unsigned int weight;		/* effective weight while busy */
-	u64 vstart, vfinish;
-	unsigned int budget, served;
-	u64 slot_start_ns;
-	sector_t next_pos, last_end;
-	u32 seek_hist;
-	unsigned int seek_samples;
-	u64 last_done_ns, last_empty_ns;
-	u64 ttime_ns;
-	unsigned int ttime_samples;
-	/* Weight raising. */
-	unsigned int wr_coeff;
-	bool wr_softrt;
-	u64 wr_end_ns;
-	u64 busy_served;		/* sectors since it last became busy */
-	u64 busy_start_ns;		/* when it last became busy */
-	u64 last_busy_served;		/* sectors in the last busy period */
-	bool io_bound;			/* used a whole budget this busy period */
-	bool was_idle;			/* nothing queued or in flight before */
-	u64 softrt_next_ns;
-	/* Burst membership, set at creation. */
-	bool large_burst;
-	bool burst_protected;
-	/* Injection: service times of its requests, alone and not. */
-	u64 base_st_ns;
-	unsigned int inject_limit;
-	unsigned int inject_probe;
-	u64 dispatched_rqs, injected_rqs;
-	/*
-	 * Queue merging: merged, where this process's new requests go
-	 * instead (a reference on it); nr_coop, how many queues send theirs
-	 * here; coop_split, the shared stream turned seeky and its guests
-	 * should leave; coop_samples, requests seen since it became shared.
-	 */
-	struct xb_queue *merged;
-	unsigned int nr_coop;
-	bool coop_split;
-	unsigned int coop_samples;
-};
-
-/*
- * The elevator's per-(I/O context, device) data: allocated zeroed by the
- * block layer when a task first submits to the device (ioc_find_get_icq()
- * in xb_prepare_request()), handed to xb_exit_icq() when the last task
- * using the I/O context exits or xbfq leaves the device.
- */
-struct xb_icq {
-	struct io_cq icq;		/* first: the core's part */
-	/*
-	 * Async and sync queue, created at the first request of each kind
-	 * under xbd->qlock, published with a release store; each holds a
-	 * reference.  Cleared only by xb_exit_icq(), when no task can
-	 * submit through this icq any more.
-	 */
-	struct xb_queue *xq[2];
-};
-
-struct xb_class {
-	struct rb_root elig;		/* S <= V, by finish time */
-	struct rb_root pend;		/* S > V, by start time */
-	u64 vtime;
-	u64 wsum;			/* weights of busy queues */
-	u64 vsum;			/* ... and of recently busy ones */
-	unsigned int nr_busy;
-};
-
-struct xb_data {
-	/*
-	 * First: elevator_data points here.  Ready list, deferred insertions,
-	 * dispatch serialization, netlink registration, shared knobs.
-	 */
-	struct xsched_core core;
-
-	/* Main lock (irq-safe: completions take it). */
-	spinlock_t lock ____cacheline_aligned_in_smp;
-	struct xsched_cong cong;		/* of lock, under lock */
-	struct list_head dispatch;		/* at-head requests */
-	struct xb_class cls[XB_NR_CLASS];
-	struct xb_queue *in_service;
-	struct xb_queue *last_busy;		/* last inserted into, if queued */
-	struct list_head linger;		/* recently busy, by time */
-	unsigned int nr_queued;			/* requests held here */
-	unsigned int inflight;			/* dispatched, not completed */
-	unsigned int nonidle_inflight;
-	u64 nonidle_done_ns;
-	int slot_count[XB_NR_CLASS][XB_NR_LEVELS][2];
-	/* When each slot last lost an active queue. */
-	u64 slot_left_ns[XB_NR_CLASS][XB_NR_LEVELS][2];
-	unsigned int nr_active;
-	u64 idle_deadline_ns;			/* in-service idling until */
-	bool idling;
-	/* Measured peak rate, sectors per second, for max_budget=0. */
-	u64 peak_rate;
-	unsigned int auto_max_budget;
-	/* Protected by lock. */
-	u64 inserted[XB_NR_CLASS];
-	u64 dispatched[XB_NR_CLASS];
-	u64 completed[XB_NR_CLASS];
-	u64 expired[XB_NR_EXP];
-	u64 insert_merged, request_merged, requeued;
-	u64 idle_armed, injected, wr_interactive, wr_softrt;
-	u64 fifo_expired, back_seeks;
-
-	u64 queues_merged, queues_split;
-	/*
-	 * During xb_bio_merge(), under lock: the queues of the submitting
-	 * task for the bio's direction, its own and where its requests go.
-	 */
-	struct xb_queue *bio_own, *bio_target;
-
-	/*
-	 * Queue creation and the list of all queues (for debugfs); taken
-	 * alone, or under lock to free a queue.
-	 */
-	spinlock_t qlock ____cacheline_aligned_in_smp;
-	struct list_head queues;
-	unsigned int nr_queues;
-	u64 last_create_ns;
-	unsigned int burst_size;
-	bool burst_protected;
-	u64 queues_created, queues_freed, bursts_large;
-
-	/* Never freed: used when a queue cannot be allocated. */
-	struct xb_queue fallback;
-
-	struct hrtimer timer;
-	struct xb_pcpu_stats __percpu *pcpu;
-	struct request_queue *q;
-	bool rotational;
-	bool internal_queueing;		/* the device queues more than one */
-
-	/* Tunables (sysfs), read locklessly with READ_ONCE(). */
-	u64 slice_idle_ns;
-	int low_latency;
-	int timeout_ms;
-	int max_budget;			/* 0: automatic */
-	int strict_guarantees;
-	int back_seek_max;
-	int back_seek_penalty;
-	int fifo_expire[2];		/* ms: async, sync */
-	int idle_class_delay_ms;
-	int wr_coeff;
-	int wr_max_time_ms;
-	int injection;
-	int queue_merging;
-};
-
-static_assert(offsetof(struct xb_data, core) == 0);
 
 static struct xb_data *xb_of(struct request_queue *q)
 {
@@ -348,25 +95,7 @@ static int xb_rq_cls(struct request *rq)
 	return (xb_rq_state(rq) & XB_RQ_CLS_MASK) >> XB_RQ_CLS_SHIFT;
 }
 
-static bool xb_after(u64 a, u64 b)
-{
-	return (s64)(a - b) > 0;
-}
-
-static u64 xb_vt(u64 sectors, unsigned int weight)
-{
-	sectors = min_t(u64, sectors, XB_MAX_BUDGET_LIMIT);
-	return div_u64(sectors << XB_VT_SHIFT, max(weight, 1U));
-}
-
 /* ---- weights and active-weight accounting --------------------------- */
-
-static unsigned int xb_base_weight(int cls, int level)
-{
-	if (cls == XB_IDLE)
-		return XB_IDLE_WEIGHT;
-	return XB_BASE_WEIGHT(level);
-}
 
 static unsigned int xb_slot_weight(struct xb_data *xbd, int cls, int level,
 				   int raised)
@@ -408,7 +137,7 @@ static int xb_slot_of(struct xb_queue *xq)
  * per (class, level, raised) tell whether the service guarantees of a queue
  * need idling.
  */
-static void xb_update_active(struct xb_data *xbd, struct xb_queue *xq)
+void xb_update_active(struct xb_data *xbd, struct xb_queue *xq)
 {
 	int want = (xq->queued || xq->inflight || xq->nr_head) ?
 		   xb_slot_of(xq) : -1;
@@ -501,180 +230,7 @@ static bool xb_burst_unprotected(struct xb_queue *xq)
 	return xq->large_burst && !xq->burst_protected;
 }
 
-/* ---- B-WF2Q+ service trees ------------------------------------------ */
-
-static void xb_tree_insert(struct rb_root *root, struct xb_queue *xq,
-			   bool by_finish)
-{
-	struct rb_node **p = &root->rb_node, *parent = NULL;
-	u64 key = by_finish ? xq->vfinish : xq->vstart;
-
-	while (*p) {
-		struct xb_queue *e = rb_entry(*p, struct xb_queue, node);
-		u64 ekey = by_finish ? e->vfinish : e->vstart;
-
-		parent = *p;
-		if (xb_after(ekey, key))
-			p = &(*p)->rb_left;
-		else
-			p = &(*p)->rb_right;
-	}
-	rb_link_node(&xq->node, parent, p);
-	rb_insert_color(&xq->node, root);
-}
-
-static void xb_tree_add(struct xb_data *xbd, struct xb_queue *xq)
-{
-	struct xb_class *c = &xbd->cls[xq->cls];
-
-	if (xb_after(xq->vstart, c->vtime)) {
-		xb_tree_insert(&c->pend, xq, false);
-		xq->tree = XB_TREE_PEND;
-	} else {
-		xb_tree_insert(&c->elig, xq, true);
-		xq->tree = XB_TREE_ELIG;
-	}
-}
-
-static void xb_tree_del(struct xb_data *xbd, struct xb_queue *xq)
-{
-	struct xb_class *c = &xbd->cls[xq->cls];
-
-	if (xq->tree == XB_TREE_ELIG)
-		rb_erase(&xq->node, &c->elig);
-	else if (xq->tree == XB_TREE_PEND)
-		rb_erase(&xq->node, &c->pend);
-	xq->tree = XB_TREE_NONE;
-}
-
-/* Move queues that became eligible (S <= V) to the eligible tree. */
-static void xb_update_eligible(struct xb_class *c)
-{
-	struct rb_node *n;
-
-	while ((n = rb_first(&c->pend))) {
-		struct xb_queue *xq = rb_entry(n, struct xb_queue, node);
-
-		if (xb_after(xq->vstart, c->vtime))
-			break;
-		rb_erase(n, &c->pend);
-		xb_tree_insert(&c->elig, xq, true);
-		xq->tree = XB_TREE_ELIG;
-	}
-}
-
-/* The eligible queue with the smallest finish time, off its tree. */
-static struct xb_queue *xb_class_pick(struct xb_data *xbd, int cls)
-{
-	struct xb_class *c = &xbd->cls[cls];
-	struct xb_queue *xq;
-	struct rb_node *n;
-
-	xb_update_eligible(c);
-	if (RB_EMPTY_ROOT(&c->elig)) {
-		n = rb_first(&c->pend);
-		if (!n)
-			return NULL;
-		/* Nobody eligible: V jumps to the smallest start time. */
-		c->vtime = rb_entry(n, struct xb_queue, node)->vstart;
-		xb_update_eligible(c);
-	}
-	xq = rb_entry(rb_first(&c->elig), struct xb_queue, node);
-	xb_tree_del(xbd, xq);
-	return xq;
-}
-
-/* Weight raising state, refreshed whenever a queue is (re)timestamped. */
-static void xb_wr_update(struct xb_data *xbd, struct xb_queue *xq, u64 now)
-{
-	if (xq->wr_coeff > 1 &&
-	    (!READ_ONCE(xbd->low_latency) || !xb_after(xq->wr_end_ns, now) ||
-	     xq->cls != XB_BE)) {
-		xq->wr_coeff = 1;
-		xq->wr_softrt = false;
-	}
-	if (xq->wr_coeff > 1)
-		xq->wr_coeff = READ_ONCE(xbd->wr_coeff);
-}
-
-/* Another reference; the caller holds one already, or lock. */
-static void xb_get_ref(struct xb_queue *xq)
-{
-	refcount_inc(&xq->ref);
-}
-
-static void xb_put_ref_locked(struct xb_data *xbd, struct xb_queue *xq);
-
-/*
- * Virtual time advances by service / vsum, where vsum also counts queues
- * that went idle less than slice_idle ago: a queue between two
- * synchronous requests has not given up its share, and letting V race
- * ahead at the rate of the remaining queues would take it away.
- */
-/* Called for a queue that has requests or is in service: not the last put. */
-static void xb_vsum_enter(struct xb_data *xbd, struct xb_queue *xq)
-{
-	struct xb_class *c = &xbd->cls[xq->cls];
-
-	if (xq->in_vsum)
-		c->vsum -= xq->vsum_weight;
-	c->vsum += xq->weight;
-	xq->vsum_weight = xq->weight;
-	xq->in_vsum = true;
-	if (!list_empty(&xq->linger)) {
-		list_del_init(&xq->linger);
-		xb_put_ref_locked(xbd, xq);
-	}
-}
-
-/* May drop the last reference: @xq is not to be touched after. */
-static void xb_vsum_leave(struct xb_data *xbd, struct xb_queue *xq)
-{
-	if (xq->in_vsum) {
-		xbd->cls[xq->cls].vsum -= xq->vsum_weight;
-		xq->in_vsum = false;
-	}
-	if (!list_empty(&xq->linger)) {
-		list_del_init(&xq->linger);
-		xb_put_ref_locked(xbd, xq);
-	}
-}
-
-static void xb_vsum_linger(struct xb_data *xbd, struct xb_queue *xq,
-			   u64 now)
-{
-	xq->linger_until = now + max_t(u64, READ_ONCE(xbd->slice_idle_ns),
-				       NSEC_PER_MSEC);
-	if (list_empty(&xq->linger)) {
-		list_add_tail(&xq->linger, &xbd->linger);
-		xb_get_ref(xq);
-	} else {
-		list_move_tail(&xq->linger, &xbd->linger);
-	}
-}
-
-static void xb_linger_expire(struct xb_data *xbd, u64 now, bool all)
-{
-	struct xb_queue *xq, *tmp;
-
-	list_for_each_entry_safe(xq, tmp, &xbd->linger, linger) {
-		if (!all && xb_after(xq->linger_until, now))
-			break;
-		xb_vsum_leave(xbd, xq);
-	}
-}
-
-static void xb_set_weight(struct xb_data *xbd, struct xb_queue *xq)
-{
-	unsigned int w = xb_base_weight(xq->cls, xq->level) * xq->wr_coeff;
-	struct xb_class *c = &xbd->cls[xq->cls];
-
-	if (xq->busy)
-		c->wsum = c->wsum - xq->weight + w;
-	xq->weight = w;
-	if (xq->busy)
-		xb_vsum_enter(xbd, xq);
-}
+/* ---- busy periods and slots: raising, budgets, charging ------------------ */
 
 /* Make an idle queue busy: timestamps, then its class's tree. */
 static void xb_activate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
@@ -733,60 +289,6 @@ static void xb_activate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 	xq->vstart = xb_after(xq->vfinish, c->vtime) ? xq->vfinish : c->vtime;
 	xq->vfinish = xq->vstart + xb_vt(xq->budget, xq->weight);
 	xb_tree_add(xbd, xq);
-	xb_update_active(xbd, xq);
-}
-
-static void xb_deactivate(struct xb_data *xbd, struct xb_queue *xq)
-{
-	struct xb_class *c = &xbd->cls[xq->cls];
-
-	xb_tree_del(xbd, xq);
-	c->nr_busy--;
-	c->wsum -= xq->weight;
-	xq->busy = false;
-	xb_vsum_linger(xbd, xq, ktime_get_ns());
-}
-
-/*
- * The I/O priority of @xq's requests changed to class @cls, level @level.
- * An idle queue just takes it; a busy one waiting in its class's tree
- * moves to the new class's tree at once, starting at that class's
- * virtual time (its place in the old class means nothing there); the
- * queue in service finishes its slot first: xb_expire() comes back here.
- */
-static void xb_set_prio(struct xb_data *xbd, struct xb_queue *xq, u8 cls,
-			u8 level, u64 now)
-{
-	struct xb_class *c = &xbd->cls[xq->cls];
-
-	lockdep_assert_held(&xbd->lock);
-	if (xq == xbd->in_service) {
-		xq->prio_pending = true;
-		xq->new_cls = cls;
-		xq->new_level = level;
-		return;
-	}
-	xq->prio_pending = false;
-	if (xq->busy) {
-		xb_tree_del(xbd, xq);
-		c->nr_busy--;
-		c->wsum -= xq->weight;
-	}
-	xb_vsum_leave(xbd, xq);
-	xq->cls = cls;
-	xq->level = level;
-	c = &xbd->cls[cls];
-	xq->vfinish = c->vtime;
-	if (xq->busy) {
-		xb_wr_update(xbd, xq, now);
-		xq->weight = xb_base_weight(cls, level) * xq->wr_coeff;
-		c->nr_busy++;
-		c->wsum += xq->weight;
-		xb_vsum_enter(xbd, xq);
-		xq->vstart = c->vtime;
-		xq->vfinish = xq->vstart + xb_vt(xq->budget, xq->weight);
-		xb_tree_add(xbd, xq);
-	}
 	xb_update_active(xbd, xq);
 }
 
@@ -1177,25 +679,6 @@ static struct xb_queue *xb_pick_queue(struct xb_data *xbd, u64 now)
 	return xb_class_pick(xbd, XB_IDLE);
 }
 
-/*
- * WF2Q+ order between requests: a queue that became eligible meanwhile
- * (V passed its start) and finishes earlier than the served queue's
- * reservation takes over.  A queue just selected has the smallest finish
- * time among the eligible ones, so greedy queues do not alternate.
- */
-static bool xb_should_yield(struct xb_data *xbd, struct xb_queue *xq)
-{
-	struct xb_class *c = &xbd->cls[xq->cls];
-	struct rb_node *n;
-
-	if (c->nr_busy < 2)
-		return false;
-	xb_update_eligible(c);
-	n = rb_first(&c->elig);
-	return n && xb_after(xq->vfinish,
-			     rb_entry(n, struct xb_queue, node)->vfinish);
-}
-
 static void xb_set_in_service(struct xb_data *xbd, struct xb_queue *xq,
 			      u64 now)
 {
@@ -1319,7 +802,7 @@ static void xb_free_queue(struct xb_data *xbd, struct xb_queue *xq)
 	kfree(xq);
 }
 
-static void xb_put_ref_locked(struct xb_data *xbd, struct xb_queue *xq)
+void xb_put_ref_locked(struct xb_data *xbd, struct xb_queue *xq)
 {
 	lockdep_assert_held(&xbd->lock);
 	if (refcount_dec_and_test(&xq->ref))
