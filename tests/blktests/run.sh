@@ -84,17 +84,10 @@ if ! rootimg=$("$BT_DIR/build-image.sh" root "$src"); then
 fi
 
 # modules_for LABEL: print the module build directory for the label's
-# kernel, building it only when kmod/ changed since (make check's VM suite
-# has usually just built it).
+# kernel (build-modules.sh builds only when the sources changed since:
+# make check's VM suite has usually just built it).
 modules_for() {
-	local d="$REPO_DIR/build/kmod${KSRC:+-ksrc}/$KREL"
-	if [ -e "$d/xdeadline.ko" ] && [ -e "$d/xbfq.ko" ] &&
-		[ -z "$(find "$REPO_DIR/kmod" "$REPO_DIR/tests/simdisk" -newer "$d/xdeadline.ko" \
-			-type f ! -path '*/generated/*' -print -quit)" ]; then
-		echo "$d"
-	else
-		"$VM_DIR/build-modules.sh" "$1"
-	fi
+	"$VM_DIR/build-modules.sh" "$1"
 }
 
 # prepare LABEL: everything a boot needs; writes $out/LABEL.vars, and the
@@ -183,8 +176,12 @@ SCHED="$(echo $sched)"
 EOV
 }
 
-# boot LABEL: boot the prepared guest; the serial log goes to $out/LABEL.log
+# boot LABEL: boot the prepared guest in a VM slot (vm_slot); the serial
+# log goes to $out/LABEL.log
 boot() {
+	vm_slot boot_now "$@"
+}
+boot_now() {
 	local label=$1 t0
 	. "$out/$label.vars"
 	rm -f "$out/$label-test.img"
@@ -222,9 +219,10 @@ count() {	# count TAPFILE: add its "N passed, N failed, N skipped"
 }
 
 # Build everything first (the build steps share caches and apt lists),
-# then boot up to BLKTESTS_JOBS kernels at once: TCG runs each guest on
-# one host thread.  The debug kernel (KASAN, lockdep) is the slowest by
-# far: it boots first, the others share the second slot.
+# then boot up to BLKTESTS_JOBS kernels at once, each in a VM slot (TCG
+# runs each guest on one host thread; vm_slot caps the guests on the host,
+# with the VM suite's when make check runs both lanes side by side).  The
+# debug kernel (KASAN, lockdep) is the slowest by far: it boots first.
 case " $labels " in
 *" debug "*) labels="debug $(echo " $labels " | sed 's/ debug / /g')" ;;
 esac

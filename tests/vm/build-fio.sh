@@ -5,6 +5,7 @@
 # binary is 3 MB; the distro's dynamic fio drags in 80 MB of libraries.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+cache_lock
 
 out="$SCHEDCTL_CACHE/fio/fio-static"
 if [ -x "$out" ]; then

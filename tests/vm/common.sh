@@ -13,6 +13,40 @@ REPO_DIR=$(cd "$VM_DIR/../.." && pwd)
 msg() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { msg "error: $*"; exit 1; }
 
+# cache_lock: hold the cache's fetch lock until the calling script exits.
+# The scripts that download or unpack into $SCHEDCTL_CACHE take it, so the
+# VM suite and the blktests lane, running side by side, never fetch, unpack
+# or apt-get update the same thing at once.  Leaf scripts only (a script
+# holding it must not run another that takes it).
+cache_lock() {
+	mkdir -p "$SCHEDCTL_CACHE"
+	exec 7>"$SCHEDCTL_CACHE/.fetch.lock"
+	flock 7
+}
+
+# vm_slot CMD...: run CMD (one QEMU guest) in one of the host's VM slots,
+# waiting until one is free.  A TCG guest keeps a host CPU busy and the
+# tests' timing assertions need theirs, so at most VM_SLOTS guests
+# (default: the host's CPUs) run at once, across the VM suite, the
+# blktests lane and any other checkout using the same $SCHEDCTL_CACHE.
+vm_slot() {
+	local n=${VM_SLOTS:-$(nproc)} dir="$SCHEDCTL_CACHE/vm-slots" i fd rc
+	mkdir -p "$dir"
+	while :; do
+		for ((i = 1; i <= n; i++)); do
+			exec {fd}>>"$dir/$i"
+			if flock -n "$fd"; then
+				"$@"
+				rc=$?
+				exec {fd}>&-
+				return $rc
+			fi
+			exec {fd}>&-
+		done
+		sleep 2
+	done
+}
+
 # The Debian suite that carries each supported kernel generation.
 suite_of_label() {
 	case "$1" in

@@ -20,6 +20,7 @@
 #   HDR_DEBS headers and kbuild .debs (for installing into a build root)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+cache_lock
 
 label=${1:?usage: fetch-kernel.sh 6.1|6.12|7.x|debug}
 [ "$label" != debug ] || exec "$VM_DIR/build-debug-kernel.sh"

@@ -7,6 +7,7 @@
 # scripts/checkpatch.pl (tests/checkpatch.sh).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+cache_lock
 
 label=${1:?usage: fetch-ksrc.sh LABEL}
 . "$SCHEDCTL_CACHE/kernels/$label.env"

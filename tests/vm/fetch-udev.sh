@@ -6,6 +6,7 @@
 # without installing udev on the host.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+cache_lock
 
 conf=$(apt_conf_for_suite bookworm)
 apt_update_suite "$conf"
