@@ -6,9 +6,11 @@
 #                        libraries are installed (make deps), the modules
 #                        where headers for KVER exist
 #   make modules KVER=   build the scheduler modules for one kernel
-#   make check           unit tests, checkpatch, and VM tests on Debian's
-#                        6.1, 6.12 and newest kernels (the debug kernel:
-#                        KERNELS="6.1 6.12 7.x debug"); last line
+#   make check           unit tests, checkpatch, packaging, and the VM
+#                        tests and blktests on Debian's 6.1, 6.12 and
+#                        newest kernels and the debug kernel (lockdep,
+#                        KASAN, kmemleak, fault injection), built from
+#                        Debian's source; KERNELS= picks labels; last line
 #                        "N passed, N failed"
 #   make check-unit      the tests that need no VM
 #   make check-vm KERNELS="6.1 7.x"
@@ -39,7 +41,7 @@ PREFIX ?= /usr
 DESTDIR ?=
 VERSION := $(shell cat $(CURDIR)/VERSION)
 SRCDIR = $(DESTDIR)$(PREFIX)/src/schedctl-$(VERSION)
-KERNELS ?= 6.1 6.12 7.x
+KERNELS ?= 6.1 6.12 7.x debug
 KERNEL ?= 7.x
 SCHEDCTL_CACHE ?= /var/cache/schedctl-dev
 export SCHEDCTL_CACHE
@@ -118,7 +120,7 @@ bench: deps
 	bench/plot.py build/bench/$(KERNEL).json --out build/bench/charts-$(KERNEL)
 
 bench-icount: deps
-	bench/icount.sh $(KERNELS)
+	bench/icount.sh $(if $(filter command line,$(origin KERNELS)),$(KERNELS),6.1 6.12 7.x)
 
 bench-mttcg: deps
 	bench/mttcg.sh $(if $(filter command line,$(origin KERNELS)),$(KERNELS),7.x 6.1)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # run.sh [LABEL...]: the blktests lane.  Runs the upstream block-layer test
 # suite's scheduler tests in QEMU (TCG) on each kernel label (default: 6.1
-# 6.12 7.x) with our schedulers loaded, one boot per kernel, and prints TAP
+# 6.12 7.x debug) with our schedulers loaded, one boot per kernel, and prints TAP
 # per kernel, scheduler and test; last line "blktests: N passed, N failed".
 #
 # blktests comes from ../shared/thirdparty/ beside the repository (pinned
@@ -21,7 +21,7 @@ set -uo pipefail
 . "$(dirname "$0")/../vm/common.sh"
 BT_DIR=$(cd "$(dirname "$0")" && pwd)
 
-labels=${*:-6.1 6.12 7.x}
+labels=${*:-6.1 6.12 7.x debug}
 out="$REPO_DIR/build/blktests"
 mkdir -p "$out"
 

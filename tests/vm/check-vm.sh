@@ -9,7 +9,7 @@
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
-labels=${*:-6.1 6.12 7.x}
+labels=${*:-6.1 6.12 7.x debug}
 out="$REPO_DIR/build/vm"
 mkdir -p "$out"
 passed=0
