@@ -16,8 +16,8 @@
 # REQUIRE_DETECTORS=1 (run-vm.sh: a run without kmemleak or lockdep fails),
 # LABEL_VM_TIMEOUT and LABEL_APPEND (everything runs several times slower:
 # more time per test, the data runs at a quarter of their size,
-# xd.scale=25, the slow devices of the policy tests four times slower,
-# xd.devtime=400;
+# xd.scale=25, the slow devices of the policy tests eight times slower,
+# xd.devtime=800;
 # 30-simdisk-model, which measures simdisk's timing model against its
 # parameters within 5-10 %, neither a scheduler nor a netlink test, cannot
 # hold its timing there and is skipped, xd.skip).
@@ -95,7 +95,7 @@ KSRC=$src
 HOST_BUILT=1
 REQUIRE_DETECTORS=1
 LABEL_VM_TIMEOUT=3600
-LABEL_APPEND="xd.test_timeout=900 xd.scale=25 xd.devtime=400 xd.skip=30-simdisk-model"
+LABEL_APPEND="xd.test_timeout=900 xd.scale=25 xd.devtime=800 xd.skip=30-simdisk-model"
 HDR_DEBS=""
 EOV
 msg "debug: $krel (linux-source-$series $debver, config $key)"
