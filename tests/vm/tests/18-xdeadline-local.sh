@@ -16,13 +16,14 @@ balanced() {
 }
 
 # verify_jobs DEV LABEL JOBS DEPTH [FIO ARGS...]: random writes with
-# checksums from JOBS jobs spread over the CPUs, then verified.
+# checksums from JOBS jobs spread over the CPUs, then verified (8 MiB per
+# job, scaled by xd.scale).
 verify_jobs() {
 	local d=$1 what=$2 jobs=$3 depth=$4
 	shift 4
 	check "$what: $jobs jobs write and verify" fio_run --name=local \
 		--filename="/dev/$d" --direct=1 --ioengine=io_uring --rw=randwrite \
-		--bs=4k --size=8m --numjobs="$jobs" --offset_increment=8m \
+		--bs=4k --size="$(scaled 8)m" --numjobs="$jobs" --offset_increment=8m \
 		--iodepth="$depth" --verify=crc32c --verify_fatal=1 \
 		--cpus_allowed=0-1 --cpus_allowed_policy=split "$@"
 }
