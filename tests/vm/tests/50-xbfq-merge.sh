@@ -81,10 +81,14 @@ check "integrity: back to none" sched_set $dev none
 check "unload simdisk" rmmod simdisk
 
 # Non-rotational with a queue depth of 64: never merged; the same device
-# marked rotational: merged (the gate, not the workload, decides).
+# marked rotational: merged (the gate, not the workload, decides).  5 ms
+# per request: the two jobs advance 4 chunks per 5 ms each, so a start
+# apart of a few ms under TCG leaves them within XB_COOP_DIST (1 MiB, 8
+# chunk pairs) of each other; at 0.2 ms a 1 ms head start put them out
+# of reach for the whole run (no merge, 1 run in about 5).
 for rot in 0 1; do
-	dev=$(nullb_create coop$rot submit_queues=1 size=512 irqmode=2 completion_nsec=200000 \
-		hw_queue_depth=64)
+	dev=$(nullb_create coop$rot submit_queues=1 size=512 irqmode=2 \
+		completion_nsec="$(devtime 5000000)" hw_queue_depth=64)
 	echo $rot >"/sys/block/$dev/queue/rotational"
 	is "$(cat /sys/block/$dev/queue/rotational)" $rot "null_blk marked rotational=$rot"
 	check "switch to xbfq" sched_set "$dev" xbfq
