@@ -96,7 +96,7 @@ modules_for() {
 # skips decided here to $out/LABEL.pre.  Prints TAP for what failed.
 prepare() {
 	local label=$1 kodir config initrd stage m t x loop sched kmods= append
-	unset KSRC LABEL_VM_TIMEOUT REQUIRE_KMEMLEAK REQUIRE_DETECTORS HOST_BUILT	# some labels' env
+	unset KSRC LABEL_VM_TIMEOUT REQUIRE_KMEMLEAK REQUIRE_DETECTORS	# some labels' env
 	if ! "$VM_DIR/fetch-kernel.sh" "$label" >&2 || ! . "$SCHEDCTL_CACHE/kernels/$label.env"; then
 		verdict 1 "$label: fetch kernel"
 		return 1
@@ -172,7 +172,6 @@ KREL=$KREL
 INITRD=$initrd
 VM_LIMIT=${BLKTESTS_VM_TIMEOUT:-${LABEL_VM_TIMEOUT:-1500}}
 NEED_KMEMLEAK=${REQUIRE_DETECTORS:-${REQUIRE_KMEMLEAK:-}}
-SLOT_FIRST=${HOST_BUILT:-}
 APPEND="$append"
 LOOP="$(echo $loop)"
 SCHED="$(echo $sched)"
@@ -182,8 +181,7 @@ EOV
 # boot LABEL: boot the prepared guest in a VM slot (vm_slot); the serial
 # log goes to $out/LABEL.log
 boot() {
-	. "$out/$1.vars"
-	VM_SLOT_FIRST=$SLOT_FIRST vm_slot boot_now "$@"
+	vm_slot boot_now "$@"
 }
 boot_now() {
 	local label=$1 t0

@@ -29,44 +29,22 @@ cache_lock() {
 # tests' timing assertions need theirs, so at most VM_SLOTS guests
 # (default: the host's CPUs) run at once, across the VM suite, the
 # blktests lane and any other checkout using the same $SCHEDCTL_CACHE.
-# With VM_SLOT_FIRST set (the debug kernel's guests, by far the longest)
-# a waiter goes before every waiter without it: the long guests start
-# first and the short ones fill in beside them.
 vm_slot() {
-	local n=${VM_SLOTS:-$(nproc)} dir="$SCHEDCTL_CACHE/vm-slots" i fd rc mark=
+	local n=${VM_SLOTS:-$(nproc)} dir="$SCHEDCTL_CACHE/vm-slots" i fd rc
 	mkdir -p "$dir"
-	if [ -n "${VM_SLOT_FIRST:-}" ]; then
-		mark="$dir/first.$BASHPID"
-		: >"$mark"
-	fi
 	while :; do
-		if [ -n "$mark" ] || ! vm_slot_first_waiting "$dir"; then
-			for ((i = 1; i <= n; i++)); do
-				exec {fd}>>"$dir/$i"
-				if flock -n "$fd"; then
-					[ -z "$mark" ] || rm -f "$mark"
-					"$@"
-					rc=$?
-					exec {fd}>&-
-					return $rc
-				fi
+		for ((i = 1; i <= n; i++)); do
+			exec {fd}>>"$dir/$i"
+			if flock -n "$fd"; then
+				"$@"
+				rc=$?
 				exec {fd}>&-
-			done
-		fi
+				return $rc
+			fi
+			exec {fd}>&-
+		done
 		sleep 2
 	done
-}
-
-# vm_slot_first_waiting DIR: is a VM_SLOT_FIRST waiter alive?  Markers of
-# waiters that died are removed.
-vm_slot_first_waiting() {
-	local f
-	for f in "$1"/first.*; do
-		[ -e "$f" ] || continue
-		kill -0 "${f##*.}" 2>/dev/null && return 0
-		rm -f "$f"
-	done
-	return 1
 }
 
 # The Debian suite that carries each supported kernel generation.

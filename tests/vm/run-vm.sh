@@ -23,8 +23,6 @@ tests=${4:-all}
 # A label's env may ask for more time (LABEL_VM_TIMEOUT) and add to the
 # kernel command line (LABEL_APPEND): the debug kernel is several times
 # slower.
-# The debug kernel's guest (HOST_BUILT) is the longest: first free slot.
-VM_SLOT_FIRST=${HOST_BUILT:-}
 vm_slot timeout "${VM_TIMEOUT:-${LABEL_VM_TIMEOUT:-900}}" qemu-system-x86_64 \
 	-accel "${VM_ACCEL:-tcg,thread=single}" -smp "${VM_SMP:-2}" -m "${VM_MEM:-2048}" \
 	-nographic -no-reboot -kernel "$VMLINUZ" -initrd "$initrd" \
