@@ -15,9 +15,7 @@
 # BLKTESTS_TIMEOUT (blktests' TIMEOUT, default 20), BLKTESTS_JOBS (VMs at
 # once, default 2), BLKTESTS_VM_TIMEOUT (seconds per boot, default 1500
 # or the label's LABEL_VM_TIMEOUT),
-# BLKTESTS_TESTS (override the test list, e.g. "block/021 zbd/005"),
-# BLKTESTS_READY (a file touched once everything is built, before the
-# first boot: make check starts the VM suite then).
+# BLKTESTS_TESTS (override the test list, e.g. "block/021 zbd/005").
 # Logs: build/blktests/<label>.log (serial console), <label>.tap.
 set -uo pipefail
 . "$(dirname "$0")/../vm/common.sh"
@@ -236,8 +234,6 @@ for label in $labels; do
 		ready="$ready $label"
 	fi
 done
-# Everything is built: make check starts the VM suite now.
-[ -z "${BLKTESTS_READY:-}" ] || touch "$BLKTESTS_READY"
 t0=$(date +%s)
 for label in $ready; do
 	while [ "$(jobs -rp | wc -l)" -ge "${BLKTESTS_JOBS:-2}" ]; do
