@@ -15,8 +15,12 @@ run() {		# run NAME CMD...: run a suite, keep its closing counts
 	shift
 	echo "== $name"
 	"$@" 2>&1 | tee "$logs/$name.log"
-	tail -n 20 "$logs/$name.log" | grep -E '[0-9]+ passed, [0-9]+ failed' | tail -n1 >>"$logs/summary" ||
-		echo "$name: 0 passed, 1 failed" >>"$logs/summary"
+	counts "$name"
+}
+
+counts() {	# counts NAME: the closing counts of $logs/NAME.log to the summary
+	tail -n 20 "$logs/$1.log" | grep -E '[0-9]+ passed, [0-9]+ failed' | tail -n1 >>"$logs/summary" ||
+		echo "$1: 0 passed, 1 failed" >>"$logs/summary"
 }
 
 unit_btfgen() {
@@ -54,7 +58,6 @@ esac
 bt_pid=
 if [ "$what" = all ] && [ "${CHECK_SERIAL:-0}" = 0 ]; then
 	echo "== blktests (in the background, beside the VM suite)"
-	# shellcheck disable=SC2086 # labels are words
 	tests/blktests/run.sh "$@" >"$logs/blktests.log" 2>&1 &
 	bt_pid=$!
 fi
@@ -75,8 +78,7 @@ blktests | all)
 		echo "== blktests"
 		wait "$bt_pid"
 		cat "$logs/blktests.log"
-		tail -n 20 "$logs/blktests.log" | grep -E '[0-9]+ passed, [0-9]+ failed' | tail -n1 >>"$logs/summary" ||
-			echo "blktests: 0 passed, 1 failed" >>"$logs/summary"
+		counts blktests
 	else
 		run blktests tests/blktests/run.sh "$@"
 	fi

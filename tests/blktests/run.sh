@@ -83,13 +83,6 @@ if ! rootimg=$("$BT_DIR/build-image.sh" root "$src"); then
 	exit 1
 fi
 
-# modules_for LABEL: print the module build directory for the label's
-# kernel (build-modules.sh builds only when the sources changed since:
-# make check's VM suite has usually just built it).
-modules_for() {
-	"$VM_DIR/build-modules.sh" "$1"
-}
-
 # prepare LABEL: everything a boot needs; writes $out/LABEL.vars, and the
 # skips decided here to $out/LABEL.pre.  Prints TAP for what failed.
 prepare() {
@@ -100,7 +93,8 @@ prepare() {
 		return 1
 	fi
 	echo "# $label: kernel $KREL ($KDEBVER)"
-	kodir=$(modules_for "$label") || { verdict 1 "$label: build modules"; return 1; }
+	# Built only if the sources changed since (the VM suite's build).
+	kodir=$("$VM_DIR/build-modules.sh" "$label") || { verdict 1 "$label: build modules"; return 1; }
 	config=$("$BT_DIR/build-image.sh" config "$label") ||
 		{ verdict 1 "$label: kernel config"; return 1; }
 	# Without MSI, virtio-pci needs its INTx routed; ACPI's _PRT method
