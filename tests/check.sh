@@ -9,6 +9,7 @@ shift || true
 logs=build/check
 mkdir -p "$logs"
 : >"$logs/summary"
+: >"$logs/suites"
 
 run() {		# run NAME CMD...: run a suite, keep its closing counts
 	local name=$1
@@ -19,6 +20,7 @@ run() {		# run NAME CMD...: run a suite, keep its closing counts
 }
 
 counts() {	# counts NAME: the closing counts of $logs/NAME.log to the summary
+	echo "$1" >>"$logs/suites"
 	tail -n 20 "$logs/$1.log" | grep -E '[0-9]+ passed, [0-9]+ failed' | tail -n1 >>"$logs/summary" ||
 		echo "$1: 0 passed, 1 failed" >>"$logs/summary"
 }
@@ -84,6 +86,19 @@ blktests | all)
 	fi
 	;;
 esac
+
+# Every failed assertion again, with its suite, right above the total: a
+# long run's log is often read from its end only (CI shows its tail).
+# The kernel label is the last "# LABEL: ..." header above the line.
+while read -r name; do
+	awk -v suite="$name" '
+		/^# ([0-9][0-9.]*x?|debug)(: | \()/ { label = $2; sub(/:$/, "", label) }
+		/(^|: )not ok/ { print suite (label != "" ? " " label : "") ": " $0 }' "$logs/$name.log"
+done <"$logs/suites" >"$logs/failures"
+if [ -s "$logs/failures" ]; then
+	echo "== failures ($(wc -l <"$logs/failures"))"
+	head -n 60 "$logs/failures"
+fi
 
 awk '{
 	for (i = 1; i <= NF; i++) {
