@@ -304,10 +304,10 @@ fault_suite() {
 	rm -f /tmp/fto.json
 	fio --output-format=json --output=/tmp/fto.json \
 		--name=rd --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
-		--ioengine=io_uring --iodepth=8 --size=16m --number_ios=3000 \
+		--ioengine=io_uring --iodepth=8 --size=16m --number_ios=$(scaled 3000) \
 		--continue_on_error=io --ignore_error=110,5:110,5 \
 		--name=wr --filename="/dev/$dev" --rw=randwrite --bs=4k --direct=1 \
-		--ioengine=io_uring --iodepth=8 --offset=32m --size=16m --number_ios=3000 \
+		--ioengine=io_uring --iodepth=8 --offset=32m --size=16m --number_ios=$(scaled 3000) \
 		--continue_on_error=io --ignore_error=110,5:110,5 >/tmp/fto.err 2>&1 &
 	pid=$!
 	n=0
@@ -322,6 +322,7 @@ fault_suite() {
 	is "$fails" 0 "$s: $n round trips during injected timeouts, every switch accepted"
 	rq=0
 	while kill -0 $pid 2>/dev/null && [ $rq -lt 1200 ]; do sleep 0.1; rq=$((rq + 1)); done
+	diag "$s: fio ran $((rq / 10)) s after the switches"
 	check "$s: fio finished by itself within 120 s (nothing stranded)" sh -c "! kill -0 $pid 2>/dev/null"
 	kill -KILL $pid 2>/dev/null
 	wait $pid

@@ -100,23 +100,27 @@ done
 nullb_remove zp$n
 
 # Real-time first: four RT and four BE writers, each in its own zone, with
-# one write in flight (zoned_qd1_writes=1) on a device that takes 100 us a
-# write, so writes queue in the scheduler: the RT writers finish long
-# before the BE ones.  Each writer is synchronous (psync): with a tiny
-# device queue, io_uring retries a write that found no tag from a worker,
-# out of order, which 6.1 (no zone write plugging) cannot take under any
-# scheduler.
+# one write in flight (zoned_qd1_writes=1) on a device that takes 1 ms a
+# write (xd.devtime scales it where the guest's CPU is slow), 64 writes
+# of 64 KiB each (a zone), so writes queue in the scheduler: the RT
+# writers finish long before the BE ones.  The device, not the guest's
+# CPU, must be the bottleneck: at 100 us a write a slow or busy host made
+# the run CPU-bound, and RT's lead shrank to nothing (RT 6165 ms, BE
+# 7283 ms on the debug kernel).  Each writer is synchronous (psync): with
+# a tiny device queue, io_uring retries a write that found no tag from a
+# worker, out of order, which 6.1 (no zone write plugging) cannot take
+# under any scheduler.
 rtfirst() {
 	timeout 120 fio --output-format=json --output=/tmp/rt.json \
-		--filename="/dev/$dev" --zonemode=zbd --rw=write --bs=16k \
+		--filename="/dev/$dev" --zonemode=zbd --rw=write --bs=64k \
 		--direct=1 --ioengine=psync --size=4m --numjobs=4 \
 		--offset_increment=4m \
 		--name=rt --offset=0 --prioclass=1 \
 		--name=be --offset=64m --prioclass=2 >/tmp/rt.err 2>&1 ||
-		{ tail -n 5 /tmp/rt.err >&2; return 1; }
+		{ tail -n 5 /tmp/rt.err | while IFS= read -r l; do diag "fio: $l"; done; return 1; }
 }
 dev=$(nullb_create zprt submit_queues=1 size=256 zoned=1 zone_size=4 \
-	zone_nr_conv=0 irqmode=2 completion_nsec=100000 hw_queue_depth=4)
+	zone_nr_conv=0 irqmode=2 completion_nsec=$(devtime 1000000) hw_queue_depth=4)
 check "rt-first: select xdeadline" sched_set "$dev" xdeadline
 echo 1 >/sys/block/$dev/queue/iosched/zoned_qd1_writes
 check "rt-first: 4 RT and 4 BE zoned writers" rtfirst

