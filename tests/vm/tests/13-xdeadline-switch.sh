@@ -4,5 +4,5 @@
 . /tests/lib.sh
 
 switch_stress xdeadline
-check "unload xdeadline" modprobe -r xdeadline
+check "unload xdeadline" rmmod xdeadline
 done_testing
