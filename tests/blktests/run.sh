@@ -32,7 +32,9 @@ TIMEOUT=${BLKTESTS_TIMEOUT:-20}
 
 # Tests that loop over every registered scheduler (block/005 switches at
 # random among them every 0.2 s): one run covers all schedulers.
-# block/014 and block/015 need null_blk fault injection.
+# block/014, 015, 020 and 021 loop over the schedulers under test only (the
+# loop hook in guest-init).  block/014 and block/015 need null_blk fault
+# injection.
 LOOP_TESTS="block/005 block/014 block/015 block/020 block/021 block/047"
 DEV_TESTS="block/005"		# need a TEST_DEV: the guest's vdb
 FAULT_TESTS="block/014 block/015"
