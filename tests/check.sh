@@ -43,6 +43,7 @@ unit | all)
 	run make tests/unit/test-make.sh
 	run docpaths tests/unit/test-docpaths.sh
 	run blktests-judge tests/unit/test-blktests-judge.sh
+	run vm-slot tests/unit/test-vm-slot.sh
 	run benchplot tests/unit/test-benchplot.sh
 	run checkpatch tests/checkpatch.sh
 	;;

@@ -89,7 +89,7 @@ fi
 # skips decided here to $out/LABEL.pre.  Prints TAP for what failed.
 prepare() {
 	local label=$1 kodir config initrd stage m t x loop sched kmods= append
-	unset KSRC LABEL_VM_TIMEOUT REQUIRE_KMEMLEAK REQUIRE_DETECTORS	# some labels' env
+	unset KSRC LABEL_VM_TIMEOUT REQUIRE_KMEMLEAK REQUIRE_DETECTORS HOST_BUILT	# some labels' env
 	if ! "$VM_DIR/fetch-kernel.sh" "$label" >&2 || ! . "$SCHEDCTL_CACHE/kernels/$label.env"; then
 		verdict 1 "$label: fetch kernel"
 		return 1
@@ -166,16 +166,20 @@ KREL=$KREL
 INITRD=$initrd
 VM_LIMIT=${BLKTESTS_VM_TIMEOUT:-${LABEL_VM_TIMEOUT:-1500}}
 NEED_KMEMLEAK=${REQUIRE_DETECTORS:-${REQUIRE_KMEMLEAK:-}}
+SLOT_FIRST=${HOST_BUILT:+1}
 APPEND="$append"
 LOOP="$(echo $loop)"
 SCHED="$(echo $sched)"
 EOV
 }
 
-# boot LABEL: boot the prepared guest in a VM slot (vm_slot); the serial
-# log goes to $out/LABEL.log
+# boot LABEL: boot the prepared guest in a VM slot (vm_slot; the debug
+# kernel's, the longest, takes the first free one); the serial log goes
+# to $out/LABEL.log
 boot() {
-	vm_slot boot_now "$@"
+	local SLOT_FIRST=
+	. "$out/$1.vars"
+	VM_SLOT_FIRST=$SLOT_FIRST vm_slot boot_now "$@"
 }
 boot_now() {
 	local label=$1 t0
@@ -218,7 +222,8 @@ count() {	# count TAPFILE: add its "N passed, N failed, N skipped"
 # then boot up to BLKTESTS_JOBS kernels at once, each in a VM slot (TCG
 # runs each guest on one host thread; vm_slot caps the guests on the host,
 # with the VM suite's when make check runs both lanes side by side).  The
-# debug kernel (KASAN, lockdep) is the slowest by far: it boots first.
+# debug kernel (KASAN, lockdep) is the slowest by far: it boots first, and
+# takes the first free slot (VM_SLOT_FIRST in boot).
 case " $labels " in
 *" debug "*) labels="debug $(echo " $labels " | sed 's/ debug / /g')" ;;
 esac

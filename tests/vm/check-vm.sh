@@ -44,10 +44,14 @@ verdict() {	# verdict OK DESC
 	else failed=$((failed + 1)); echo "not ok - $2"; fi
 }
 
-# The debug kernel's VM is the slowest by far (KASAN and lockdep under
-# TCG) and each TCG VM keeps one host CPU busy: it runs in the background,
-# beside the other labels' VMs, unless VM_PARALLEL=0.  It starts as soon
-# as its kernel and initramfs are ready, so it is listed first.
+# Each label's VM runs in the background as soon as its kernel and
+# initramfs are ready, in a VM slot (vm_slot in common.sh: at most one
+# guest per host CPU, shared with the blktests lane); the results are
+# printed in label order when all are done.  The debug kernel's VM is the
+# slowest by far (KASAN and lockdep under TCG): it is listed first and
+# takes the first free slot (VM_SLOT_FIRST), so the short guests fill in
+# around it instead of it starting last.  VM_PARALLEL=0 runs the labels
+# one after the other, in the foreground.
 case " $labels " in
 *" debug "*) labels="debug $(echo " $labels " | sed 's/ debug / /g')" ;;
 esac
@@ -75,17 +79,17 @@ for label in $labels; do
 		verdict 1 "$label: build initramfs"
 		continue
 	fi
-	if [ -n "${HOST_BUILT:-}" ] && [ "${VM_PARALLEL:-1}" != 0 ]; then
+	[ -n "${HOST_BUILT:-}" ] || selftest_label=${selftest_label:-$label}
+	if [ "${VM_PARALLEL:-1}" != 0 ]; then
 		echo "# $label: VM running in the background, results below"
-		"$VM_DIR/run-vm.sh" "$label" "$initrd" "$out/$label.log" "${VM_TESTS:-all}" \
-			>"$out/$label.tap" &
+		VM_SLOT_FIRST=${HOST_BUILT:+1} "$VM_DIR/run-vm.sh" "$label" "$initrd" \
+			"$out/$label.log" "${VM_TESTS:-all}" >"$out/$label.tap" &
 		bg_labels="$bg_labels $label"
 		continue
 	fi
 	"$VM_DIR/run-vm.sh" "$label" "$initrd" "$out/$label.log" "${VM_TESTS:-all}" |
 		tee "$out/$label.tap"
 	count "$out/$label.tap"
-	selftest_label=${selftest_label:-$label}
 done
 
 # The harness must turn a failing guest assertion into a failed run.

@@ -29,22 +29,50 @@ cache_lock() {
 # tests' timing assertions need theirs, so at most VM_SLOTS guests
 # (default: the host's CPUs) run at once, across the VM suite, the
 # blktests lane and any other checkout using the same $SCHEDCTL_CACHE.
+# VM_SLOT_FIRST=1 marks a long guest (the debug kernel's): while one such
+# waits, other guests leave the free slots to it, so the longest guests
+# start first and the short ones fill in around them (started last, a
+# 25 min guest leaves a core idle at the end of the run).
 vm_slot() {
 	local n=${VM_SLOTS:-$(nproc)} dir="$SCHEDCTL_CACHE/vm-slots" i fd rc
+	local mark=
 	mkdir -p "$dir"
+	if [ "${VM_SLOT_FIRST:-0}" = 1 ]; then
+		mark="$dir/first.$BASHPID"
+		: >"$mark"
+	fi
 	while :; do
-		for ((i = 1; i <= n; i++)); do
-			exec {fd}>>"$dir/$i"
-			if flock -n "$fd"; then
-				"$@"
-				rc=$?
+		if [ -n "$mark" ] || ! vm_slot_first_waiting "$dir"; then
+			for ((i = 1; i <= n; i++)); do
+				exec {fd}>>"$dir/$i"
+				if flock -n "$fd"; then
+					[ -z "$mark" ] || rm -f "$mark"
+					"$@"
+					rc=$?
+					exec {fd}>&-
+					return $rc
+				fi
 				exec {fd}>&-
-				return $rc
-			fi
-			exec {fd}>&-
-		done
+			done
+		fi
 		sleep 2
 	done
+}
+
+# vm_slot_first_waiting DIR: is a VM_SLOT_FIRST guest waiting for a slot?
+# A mark whose process is gone (killed while it waited) is removed.
+vm_slot_first_waiting() {
+	local f pid found=1
+	for f in "$1"/first.*; do
+		[ -e "$f" ] || continue
+		pid=${f##*.}
+		if kill -0 "$pid" 2>/dev/null; then
+			found=0
+		else
+			rm -f "$f"
+		fi
+	done
+	return $found
 }
 
 # The Debian suite that carries each supported kernel generation.
