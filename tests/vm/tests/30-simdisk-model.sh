@@ -158,13 +158,8 @@ for s in none bfq; do
 	check "select $s" sched_set $dev $s
 	# bfq idles for a sequential queue on a rotational disk to keep
 	# its throughput, but not while queues are weight-raised as newly
-	# started (low_latency), which is the whole of a 5 s run.  It also
-	# stops idling for a queue whose think time passes slice_idle (8 ms),
-	# which a stalled host can make it: 20 ms.
-	if [ $s = bfq ]; then
-		echo 0 >/sys/block/$dev/queue/iosched/low_latency
-		echo 20 >/sys/block/$dev/queue/iosched/slice_idle
-	fi
+	# started (low_latency), which is the whole of a 5 s run.
+	[ $s = bfq ] && echo 0 >/sys/block/$dev/queue/iosched/low_latency
 	echo 0 >"$D/stats"
 	check "$s: two interleaved sequential readers at QD 1" two
 	eval "${s}_fio=$(terse 7) ${s}_model=$(mrate) ${s}_mib=$(mib) ${s}_seeks=$(st seeks)"
