@@ -11,13 +11,13 @@
 . /tests/lib.sh
 
 # burst: 24 synchronous writers, RT, BE and IDLE in turn, each writes 1 MiB
-# into its own zone; three rounds into fresh zones.
+# (scaled: xd.scale) into its own zone; three rounds into fresh zones.
 burst() {
 	local r
 	for r in 0 1 2; do
 		timeout 60 fio --output=/tmp/burst.out --filename="/dev/$dev" \
 			--zonemode=zbd --rw=write --bs=16k --direct=1 \
-			--ioengine=psync --size=4m --io_size=1m \
+			--ioengine=psync --size=4m --io_size="$(scaled 1024)k" \
 			--name=rt --numjobs=8 --offset=$((r * 96))m \
 			--offset_increment=12m --prioclass=1 \
 			--name=be --numjobs=8 --offset=$((r * 96 + 4))m \

@@ -27,13 +27,13 @@ echo 3 >"$K/slice_idle"
 is "$(cat "$K/slice_idle_us")" 3000 "slice_idle and slice_idle_us agree"
 echo 8 >"$K/slice_idle"
 
-verify() {	# verify LABEL RW BS: with an RT and an IDLE job beside
+verify() {	# verify LABEL RW BS: with an RT and an IDLE job beside (all scaled)
 	integrity_verify "$dev" "$1" "$2" "$3" 12m \
 		--name=v2 --filename="/dev/$dev" --rw="$2" --bs="$3" --direct=1 \
-		--ioengine=psync --offset=64m --size=8m --prioclass=1 \
+		--ioengine=psync --offset=64m --size="$(scaled 8)m" --prioclass=1 \
 		--verify=crc32c --verify_fatal=1 --do_verify=1 \
 		--name=v3 --filename="/dev/$dev" --rw="$2" --bs="$3" --direct=1 \
-		--ioengine=psync --offset=96m --size=4m --prioclass=3 \
+		--ioengine=psync --offset=96m --size="$(scaled 4)m" --prioclass=3 \
 		--verify=crc32c --verify_fatal=1 --do_verify=1
 }
 integrity_settings "$dev" "serialize_dispatch=1 defer_insert=1 merge_skip=1 \
