@@ -47,7 +47,8 @@ scaled() {
 	[ "$n" -ge 1 ] || n=1
 	echo "$n"
 }
-# devtime NSEC: a device service time NSEC, scaled by XD_DEVTIME.
+# devtime T: a device service time T, or a wait paced by the device's
+# service (any unit), scaled by XD_DEVTIME.
 devtime() { echo $(($1 * XD_DEVTIME / 100)); }
 
 # nullb_create NAME [attr=value...]: create and power on a configfs null_blk

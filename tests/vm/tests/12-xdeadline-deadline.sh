@@ -14,7 +14,7 @@ check "nr_requests 256" sh -c "echo 256 > /sys/block/$dev/queue/nr_requests"
 # read_expire 100 ms, stretched with the device (xd.devtime): the stream's
 # 64 queued reads (64 ms at 1 ms each) must not expire themselves, or
 # the deadline queue is a FIFO and the low read waits behind all of them.
-expire=$((100 * XD_DEVTIME / 100))
+expire=$(devtime 100)
 echo $expire >"/sys/block/$dev/queue/iosched/read_expire"
 # One deep sequential stream always has requests queued above the head.
 # (read:4k leaves holes, so nothing merges and the stream stays deep.)

@@ -15,7 +15,7 @@ echo 0 >"/sys/block/$dev/queue/iosched/low_latency"
 # and the shares drift towards 1:1 (6.41:1 measured on the debug kernel).
 # Stretch slice_idle with the device.
 si=$(cat "/sys/block/$dev/queue/iosched/slice_idle_us")
-echo $((si * XD_DEVTIME / 100)) >"/sys/block/$dev/queue/iosched/slice_idle_us"
+devtime "$si" >"/sys/block/$dev/queue/iosched/slice_idle_us"
 xb_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sched/stats"; }
 
 # pair LEVEL_A LEVEL_B: run both readers for 8 s; prints "KB_A KB_B".

@@ -10,7 +10,7 @@ check "switch to xbfq" sched_set "$dev" xbfq
 # the BE reader's CPU time between its reads grows too: stretch that wait
 # alike (20 ms stays 20 ms elsewhere).
 d=$(cat "/sys/block/$dev/queue/iosched/idle_class_delay")
-echo $((d * XD_DEVTIME / 100)) >"/sys/block/$dev/queue/iosched/idle_class_delay"
+devtime "$d" >"/sys/block/$dev/queue/iosched/idle_class_delay"
 xb_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sched/stats"; }
 
 # A BE reader for 4 s and an IDLE reader for 7 s, started together: the
