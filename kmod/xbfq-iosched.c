@@ -1053,7 +1053,9 @@ static bool xb_near(sector_t a, sector_t b)
 /*
  * Can xq's process, with a request at pos, join host?  Raising must match,
  * but a queue that was never busy has not been raised yet: it takes the
- * host's state (the usual case: two processes started together).
+ * host's state (the usual case: two processes started together).  The
+ * host's head position counts only once it dispatched something: before,
+ * it is 0, and a process starting at sector 0 would join any host.
  */
 static bool xb_coop_match(struct xb_data *xbd, struct xb_queue *xq,
 			  struct xb_queue *host, sector_t pos)
@@ -1062,7 +1064,8 @@ static bool xb_coop_match(struct xb_data *xbd, struct xb_queue *xq,
 	       host->cls != XB_IDLE && host->cls == xq->cls &&
 	       host->level == xq->level &&
 	       (host->wr_coeff == xq->wr_coeff || !xq->ever_busy) &&
-	       (xb_near(pos, host->last_end) || xb_near(pos, host->next_pos));
+	       (xb_near(pos, host->last_end) ||
+		(host->dispatched_rqs && xb_near(pos, host->next_pos)));
 }
 
 /* Move @rq, of @xq, and its reference to @host; lock held. */
