@@ -1198,7 +1198,7 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 		return;
 	}
 
-	/* Think time and seekiness, from what the queue submits. */
+	/* Think time, from what the queue submits. */
 	if (!xq->queued && !xq->inflight && xq->last_done_ns) {
 		u64 tt = now - xq->last_done_ns;
 
@@ -1208,13 +1208,25 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 		if (xq->ttime_samples < 64)
 			xq->ttime_samples++;
 	}
+	/*
+	 * A request that goes on exactly where the last one ended, within
+	 * XB_SEEK_DIST of the last seek, is most likely a piece of the I/O
+	 * that seeked (the block layer splits at max_sectors_kb: 7.x splits
+	 * a 1 MiB read in two): no sample, or random 1 MiB reads would look
+	 * half sequential.
+	 */
 	{
 		sector_t pos = blk_rq_pos(rq);
+		bool far = xb_dist(pos, xq->last_end) > XB_SEEK_DIST;
 
-		xq->seek_hist = (xq->seek_hist << 1) |
-				(xb_dist(pos, xq->last_end) > XB_SEEK_DIST);
-		if (xq->seek_samples < 32)
-			xq->seek_samples++;
+		if (far || pos != xq->last_end ||
+		    xb_dist(pos, xq->seek_pos) >= XB_SEEK_DIST) {
+			xq->seek_hist = (xq->seek_hist << 1) | far;
+			if (xq->seek_samples < 32)
+				xq->seek_samples++;
+			if (far)
+				xq->seek_pos = pos;
+		}
 		xq->last_end = pos + blk_rq_sectors(rq);
 		xb_coop_judge(xq);
 	}

@@ -142,6 +142,7 @@ struct xb_queue {
 	unsigned int budget, served;
 	u64 slot_start_ns;
 	sector_t next_pos, last_end;
+	sector_t seek_pos;		/* where the last seeky request began */
 	u32 seek_hist;
 	unsigned int seek_samples;
 	u64 last_done_ns, last_empty_ns;
