@@ -24,11 +24,13 @@
  *    received (a non-raised queue that timed out is charged its whole
  *    budget) and its next budget follows from why it expired (budget
  *    feedback).
- *  - Device idling with an hrtimer for sync queues, only where service
- *    guarantees need it: not when the queue has the lowest weight, not when
- *    all active queues weigh the same; at least 20 ms for raised queues.
- *    Other queues' requests are injected into idle periods, as far as the
- *    in-service queue's measured request service times allow.
+ *  - Device idling with an hrtimer for sync queues, where service
+ *    guarantees need it (another active queue is lighter) or where it
+ *    boosts throughput (a sequential queue on a rotational device or one
+ *    without internal queueing, no raised queue active); at least 20 ms
+ *    for raised queues.  Into idle periods kept for guarantees only, other
+ *    queues' requests are injected, as far as the in-service queue's
+ *    measured request service times allow.
  *  - low_latency: interactive and soft real-time weight raising, never soft
  *    real-time for totally seeky queues, and burst detection (queues created
  *    in a large burst get neither raising nor idling unless other queues
@@ -150,10 +152,12 @@ void xb_update_active(struct xb_data *xbd, struct xb_queue *xq)
 		counts[xq->slot]--;
 		left[xq->slot] = ktime_get_ns();
 		xbd->nr_active--;
+		xbd->nr_active_raised -= xq->slot & 1;
 	}
 	if (want >= 0) {
 		counts[want]++;
 		xbd->nr_active++;
+		xbd->nr_active_raised += want & 1;
 	}
 	xq->slot = want;
 }
@@ -228,6 +232,25 @@ static bool xb_seeky(struct xb_queue *xq)
 static bool xb_burst_unprotected(struct xb_queue *xq)
 {
 	return xq->large_burst && !xq->burst_protected;
+}
+
+/*
+ * Does waiting for @xq's next request pay in throughput, whatever the
+ * weights?  Where the head's position sets the cost of a request (a
+ * rotational device, or one that takes one command at a time), serving
+ * another queue's region between two requests of a sequential stream costs
+ * two seeks (on a disk, with rotational waits), while waiting costs at most
+ * the think time, which xb_should_idle() has bounded by the idle time.  BFQ
+ * idles there at equal weights too.  Not for a seeky queue (its next
+ * request needs a seek anyway), not on a device that reorders among many
+ * queued commands, and not while weight-raised queues are active: their
+ * latency comes before throughput.
+ */
+static bool xb_idling_boosts_throughput(struct xb_data *xbd,
+					struct xb_queue *xq)
+{
+	return (xbd->rotational || !xbd->internal_queueing) &&
+	       !xb_seeky(xq) && !xbd->nr_active_raised;
 }
 
 /* ---- busy periods and slots: raising, budgets, charging ------------------ */
@@ -601,6 +624,9 @@ static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 	if (!READ_ONCE(xbd->injection) || READ_ONCE(xbd->strict_guarantees) ||
 	    xbd->inflight >= xq->inject_limit)
 		return NULL;
+	/* Another queue's request would cost the seek idling saves. */
+	if (xb_idling_boosts_throughput(xbd, xq))
+		return NULL;
 	/* Only a queue that is owed service (S <= V) may get extra. */
 	xb_update_eligible(c);
 	n = rb_first(&c->elig);
@@ -653,7 +679,19 @@ static bool xb_should_idle(struct xb_data *xbd, struct xb_queue *xq)
 	if (xq->wr_coeff == 1 && xq->ttime_samples >= 4 &&
 	    xq->ttime_ns > xb_idle_ns(xbd, xq))
 		return false;
-	return xb_others_lighter(xbd, xq);
+	return xb_idling_boosts_throughput(xbd, xq) ||
+	       xb_others_lighter(xbd, xq);
+}
+
+/* Start waiting for @xq, the in-service queue, until @from + its idle time. */
+static void xb_start_idling(struct xb_data *xbd, struct xb_queue *xq, u64 from)
+{
+	xbd->idling = true;
+	xbd->idle_armed++;
+	if (xb_idling_boosts_throughput(xbd, xq))
+		xbd->idle_throughput++;
+	xbd->idle_deadline_ns = from + xb_idle_ns(xbd, xq);
+	xb_arm_timer(xbd, xbd->idle_deadline_ns);
 }
 
 static struct xb_queue *xb_pick_queue(struct xb_data *xbd, u64 now)
@@ -742,13 +780,9 @@ static struct request *xb_pick(struct xb_data *xbd)
 		    now - xq->slot_start_ns <= xb_timeout_ns(xbd)) {
 			if (xq->inflight)
 				return xb_inject(xbd, xq, now);
-			if (!xbd->idling) {
-				xbd->idling = true;
-				xbd->idle_armed++;
-				xbd->idle_deadline_ns = max(now, xq->last_done_ns) +
-							xb_idle_ns(xbd, xq);
-				xb_arm_timer(xbd, xbd->idle_deadline_ns);
-			}
+			if (!xbd->idling)
+				xb_start_idling(xbd, xq,
+						max(now, xq->last_done_ns));
 			if (xb_after(xbd->idle_deadline_ns, now))
 				return xb_inject(xbd, xq, now);
 			xb_expire(xbd, xq, XB_EXP_IDLE, now);
@@ -1581,14 +1615,10 @@ static void xb_finish_request(struct request *rq)
 		xb_update_active(xbd, xq);
 		if (xbd->in_service == xq && !xq->queued && !xq->inflight) {
 			/* Idle for it, or give the device to the others. */
-			if (xb_should_idle(xbd, xq)) {
-				xbd->idling = true;
-				xbd->idle_armed++;
-				xbd->idle_deadline_ns = now + xb_idle_ns(xbd, xq);
-				xb_arm_timer(xbd, xbd->idle_deadline_ns);
-			} else {
+			if (xb_should_idle(xbd, xq))
+				xb_start_idling(xbd, xq, now);
+			else
 				xb_expire(xbd, xq, XB_EXP_EMPTY, now);
-			}
 			kick = xbd->nr_queued;
 		} else if (xbd->nr_queued && xbd->in_service &&
 			   !xbd->in_service->queued) {
@@ -1780,6 +1810,7 @@ enum xb_counter_id {
 	XB_C_CONGESTED,
 	XB_C_REQUEUED,
 	XB_C_LOCK_WAITS,
+	XB_C_IDLE_THROUGHPUT,
 	XB_C_NR
 };
 
@@ -1797,7 +1828,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"ready_dispatched", "queue_alloc_failed",
 	"queues", "queues_created", "queues_freed", "bursts_large",
 	"queues_merged", "queues_split", "congestion_pct", "congested",
-	"requeued", "lock_waits",
+	"requeued", "lock_waits", "idle_throughput",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -1835,6 +1866,7 @@ static void xb_counters_get(void *priv, u64 *v)
 	for (c = 0; c < XB_NR_EXP; c++)
 		v[XB_C_EXPIRED + c] = xbd->expired[c];
 	v[XB_C_IDLE_ARMED] = xbd->idle_armed;
+	v[XB_C_IDLE_THROUGHPUT] = xbd->idle_throughput;
 	v[XB_C_INJECTED] = xbd->injected;
 	v[XB_C_WR_INTERACTIVE] = xbd->wr_interactive;
 	v[XB_C_WR_SOFTRT] = xbd->wr_softrt;

@@ -227,6 +227,7 @@ struct xb_data {
 	/* When each slot last lost an active queue. */
 	u64 slot_left_ns[XB_NR_CLASS][XB_NR_LEVELS][2];
 	unsigned int nr_active;
+	unsigned int nr_active_raised;		/* of them weight-raised */
 	u64 idle_deadline_ns;			/* in-service idling until */
 	bool idling;
 	/* Measured peak rate, sectors per second, for max_budget=0. */
@@ -238,7 +239,7 @@ struct xb_data {
 	u64 completed[XB_NR_CLASS];
 	u64 expired[XB_NR_EXP];
 	u64 insert_merged, request_merged, requeued;
-	u64 idle_armed, injected, wr_interactive, wr_softrt;
+	u64 idle_armed, idle_throughput, injected, wr_interactive, wr_softrt;
 	u64 fifo_expired, back_seeks;
 
 	u64 queues_merged, queues_split;

@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-2.0
+# Idling for throughput: two sequential readers of equal weight, at QD 1,
+# half a disk apart, on simdisk's HDD model (read cache and look-ahead on,
+# as 30-simdisk-model).  Under none every switch between them is a seek;
+# xbfq idles for each reader's next request as BFQ does, so a reader keeps
+# the head for a slice.  Measured on the model's clock: seeks per MiB and
+# the aggregate rate, beside none, xbfq with slice_idle=0 (no idling) and
+# bfq.  Then where idling only costs, xbfq does not idle for throughput:
+# seeky readers, a non-rotational device that queues internally; and it
+# does where bfq does, a device that takes one command at a time.
+. /tests/lib.sh
+
+# Where xd.devtime stretches devices (a slow guest CPU), the drive and the
+# idle time stretch with it, so that the readers' think time stays short
+# beside both.
+t=$XD_DEVTIME
+check "load simdisk (HDD model, NCQ depth 32)" modprobe simdisk capacity_gb=1000 \
+	rpm=$((7200 * 100 / t)) seek_t2t_us=$((1000 * t / 100)) \
+	seek_full_us=$((16000 * t / 100)) outer_mbps=$((250 * 100 / t)) \
+	inner_mbps=$((120 * 100 / t)) ncq_depth=32 zero_reads=0
+dev=simdisk0
+D=/sys/kernel/debug/simdisk/$dev
+Q=/sys/block/$dev/queue/iosched
+cap=$(($(cat /sys/block/$dev/size) * 512))
+st() { awk -v k="$1" '$1 == k { print $2 }' "$D/stats"; }
+# model clock, KiB/s: sectors delivered over the actuator's busy time
+mrate() {
+	awk -v m="$(st read_sectors)" -v c="$(st cache_hit_sectors)" \
+		-v b="$(st busy_ns)" -v r="$(st readahead_ns)" \
+		'BEGIN { t = (b + r) / 1e9; printf "%d", (t > 0 ? (m + c) / 2 / t : 0) }'
+}
+mib() { echo $((($(st read_sectors) + $(st cache_hit_sectors)) / 2048)); }
+# two RW: two readers at QD 1 in 1 MiB commands, half the disk apart
+two() {
+	fio_run --ioengine=psync --direct=1 --rw="$1" --bs=1M --runtime=5 \
+		--time_based --group_reporting --output-format=terse \
+		--name=a --filename=/dev/$dev --offset=0 --size=$((cap / 2)) \
+		--name=b --filename=/dev/$dev --offset=$((cap / 2 / 1048576 * 1048576)) \
+		--size=$((cap / 2))
+}
+
+# bfq learns that the drive does not queue (hw_tag 0) only from more than
+# 3 requests outstanding; see 30-simdisk-model.
+bfq_setup() {
+	echo 1 >$Q/strict_guarantees
+	fio_run --name=hwtag --filename=/dev/$dev --rw=randread --bs=4k \
+		--iodepth=8 --ioengine=io_uring --direct=1 --number_ios=200 --size=64m
+	echo 0 >$Q/strict_guarantees
+}
+check "bfq available" modprobe bfq
+# Weight raising of newly started queues (the whole of a 5 s run) turns
+# idling for throughput off in both bfq and xbfq: low_latency off.
+for s in none xbfq-noidle bfq xbfq; do
+	check "select ${s%-*}" sched_set $dev "${s%-*}"
+	if [ $s != none ]; then
+		echo 0 >$Q/low_latency
+		devtime 8000 >$Q/slice_idle_us
+	fi
+	[ $s = bfq ] && bfq_setup
+	[ $s = xbfq-noidle ] && echo 0 >$Q/slice_idle_us
+	[ $s = xbfq ] && i0=$(xd_stat $dev idle_throughput)
+	echo 0 >"$D/stats"
+	rm -f /tmp/seqidle.q
+	[ "${s%-*}" = xbfq ] &&
+		(sleep 3; cat /sys/kernel/debug/block/$dev/sched/queues >/tmp/seqidle.q) &
+	check "$s: two sequential readers at QD 1" two read
+	wait
+	eval "$(echo "$s" | tr - _)_model=$(mrate) $(echo "$s" | tr - _)_mib=$(mib) $(echo "$s" | tr - _)_seeks=$(st seeks)"
+	diag "$s: model clock $(mrate) KiB/s, $(mib) MiB, $(st seeks) seeks"
+	if [ "${s%-*}" = xbfq ]; then
+		diag "$s: $(tr '\n' ' ' </sys/kernel/debug/block/$dev/sched/stats)"
+		diag "$s: queues 3 s into the run: $(tr '\n' ' ' </tmp/seqidle.q)"
+	fi
+done
+idled=$(($(xd_stat $dev idle_throughput) - i0))
+diag "xbfq: $idled idle periods for throughput; $(grep -E '^(idle_armed|injected|expired_)' /sys/kernel/debug/block/$dev/sched/stats | tr '\n' ' ')"
+# shellcheck disable=SC2154 # set by the eval above
+{
+cmp_ok "$idled" -gt 0 "xbfq: idled for throughput at equal weights"
+is "$(xd_stat $dev queues_merged)" 0 "xbfq: the readers, half a disk apart, were not merged"
+cmp_ok "$((xbfq_seeks * none_mib * 2))" -le "$((none_seeks * xbfq_mib))" \
+	"xbfq: at most half of none's seeks per MiB"
+cmp_ok "$((xbfq_model * 2))" -ge "$((none_model * 3))" "xbfq: at least 1.5x none's aggregate (model clock)"
+cmp_ok "$((xbfq_model * 2))" -ge "$((xbfq_noidle_model * 3))" \
+	"xbfq: at least 1.5x its own aggregate with slice_idle=0"
+cmp_ok "$((xbfq_model * 100))" -ge "$((bfq_model * 90))" "xbfq: at least 0.9x bfq's aggregate"
+}
+
+# Seeky readers: a seek per request anyway; idling would only cost.  A new
+# queue counts as sequential until 20 of its last 32 requests were seeky:
+# 19 idle periods each (6.1: 38 in all), 20 if its first request happens
+# to start within 1 MiB of sector 0.
+i0=$(xd_stat $dev idle_throughput)
+check "xbfq: two random readers at QD 1" two randread
+n=$(($(xd_stat $dev idle_throughput) - i0))
+diag "random readers: $n idle periods for throughput, $(st commands) commands"
+diag "random readers: $(tr '\n' ' ' </sys/kernel/debug/block/$dev/sched/stats)"
+cmp_ok "$n" -le 40 "xbfq: no idling for throughput once the readers are seen seeky"
+check "back to none" sched_set $dev none
+check "unload simdisk" rmmod simdisk
+
+# null_blk, non-rotational: with 64 tags (internal queueing) xbfq does not
+# idle for sequential readers of equal weight; with one tag it does, as bfq.
+for depth in 64 1; do
+	nb=$(nullb_create seqidle$depth submit_queues=1 size=1024 irqmode=2 \
+		completion_nsec="$(devtime 500000)" hw_queue_depth=$depth)
+	check "switch to xbfq (depth $depth)" sched_set "$nb" xbfq
+	echo 0 >"/sys/block/$nb/queue/iosched/low_latency"
+	fio_run --ioengine=psync --direct=1 --rw=read --bs=64k --runtime=2 \
+		--time_based --name=a --filename=/dev/$nb --offset=0 --size=256m \
+		--name=b --filename=/dev/$nb --offset=512m --size=256m
+	n=$(xd_stat "$nb" idle_throughput)
+	diag "depth $depth: $n idle periods for throughput, $(xd_stat "$nb" completed) requests"
+	if [ $depth = 64 ]; then
+		is "$n" 0 "non-rotational with internal queueing: no idling for throughput"
+	else
+		cmp_ok "$n" -gt 0 "one command at a time: idled for throughput"
+	fi
+	check "back to none" sched_set "$nb" none
+	nullb_remove seqidle$depth
+done
+done_testing
