@@ -15,7 +15,8 @@
  *  - Weights from the I/O priority: level L of the RT or BE class weighs
  *    100 * (8 - L); IDLE queues weigh 100.  Classes are strictly ordered
  *    (RT, then BE, then IDLE, the last only after the others have been
- *    idle for idle_class_delay).
+ *    idle for idle_class_delay, or for one request once it has waited
+ *    200 ms, as BFQ).
  *  - Within a class, queues are scheduled by budget-based WF2Q+ (its
  *    service trees in xbfq-wf2q.c): each busy queue has a virtual start S
  *    and finish F = S + budget / weight; the eligible queue (S <= V) with
@@ -302,6 +303,8 @@ static void xb_activate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 
 	xq->weight = xb_base_weight(xq->cls, xq->level) * xq->wr_coeff;
 	xq->busy = true;
+	if (xq->cls == XB_IDLE && !c->nr_busy)
+		xbd->idle_wait_ns = now;
 	c->nr_busy++;
 	c->wsum += xq->weight;
 	xb_vsum_enter(xbd, xq);
@@ -577,6 +580,8 @@ static struct request *xb_start(struct xb_data *xbd, struct xb_queue *xq,
 	if (xq->cls != XB_IDLE) {
 		flags |= XB_RQ_NONIDLE;
 		xbd->nonidle_inflight++;
+	} else {
+		xbd->idle_wait_ns = now;
 	}
 	xb_rq_set_state(rq, XB_RQ_DISPATCHED | flags);
 	rq->fifo_time = now;		/* from now on: dispatch time, ns */
@@ -694,12 +699,29 @@ static void xb_start_idling(struct xb_data *xbd, struct xb_queue *xq, u64 from)
 	xb_arm_timer(xbd, xbd->idle_deadline_ns);
 }
 
+/* Has an RT or BE queue requests queued, or an RT or BE request in flight? */
+static bool xb_nonidle_busy(struct xb_data *xbd)
+{
+	return xbd->cls[XB_RT].nr_busy || xbd->cls[XB_BE].nr_busy ||
+	       xbd->nonidle_inflight;
+}
+
 static struct xb_queue *xb_pick_queue(struct xb_data *xbd, u64 now)
 {
 	struct xb_class *idle = &xbd->cls[XB_IDLE];
 	u64 until;
 	int c;
 
+	/*
+	 * Anti-starvation, as BFQ: once the IDLE class has waited
+	 * XB_IDLE_STARVE_NS while the others kept the device, one of its
+	 * requests goes through (xb_pick() ends that slot after it).
+	 */
+	if (idle->nr_busy && xb_nonidle_busy(xbd) &&
+	    now - xbd->idle_wait_ns >= XB_IDLE_STARVE_NS) {
+		xbd->idle_starved++;
+		return xb_class_pick(xbd, XB_IDLE);
+	}
 	for (c = XB_RT; c < XB_IDLE; c++)
 		if (xbd->cls[c].nr_busy)
 			return xb_class_pick(xbd, c);
@@ -773,7 +795,11 @@ static struct request *xb_pick(struct xb_data *xbd)
 			if (!rq)
 				return NULL;
 			xb_cancel_idle(xbd);
-			return xb_take(xbd, xq, rq, now);
+			rq = xb_take(xbd, xq, rq, now);
+			/* Let through against starvation: one request. */
+			if (xq->cls == XB_IDLE && xb_nonidle_busy(xbd))
+				xb_expire(xbd, xq, XB_EXP_PREEMPT, now);
+			return rq;
 		}
 		/* In service and empty: wait for it, or move on. */
 		if (xb_should_idle(xbd, xq) &&
@@ -1811,6 +1837,7 @@ enum xb_counter_id {
 	XB_C_REQUEUED,
 	XB_C_LOCK_WAITS,
 	XB_C_IDLE_THROUGHPUT,
+	XB_C_IDLE_STARVED,
 	XB_C_NR
 };
 
@@ -1828,7 +1855,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"ready_dispatched", "queue_alloc_failed",
 	"queues", "queues_created", "queues_freed", "bursts_large",
 	"queues_merged", "queues_split", "congestion_pct", "congested",
-	"requeued", "lock_waits", "idle_throughput",
+	"requeued", "lock_waits", "idle_throughput", "idle_starved",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -1867,6 +1894,7 @@ static void xb_counters_get(void *priv, u64 *v)
 		v[XB_C_EXPIRED + c] = xbd->expired[c];
 	v[XB_C_IDLE_ARMED] = xbd->idle_armed;
 	v[XB_C_IDLE_THROUGHPUT] = xbd->idle_throughput;
+	v[XB_C_IDLE_STARVED] = xbd->idle_starved;
 	v[XB_C_INJECTED] = xbd->injected;
 	v[XB_C_WR_INTERACTIVE] = xbd->wr_interactive;
 	v[XB_C_WR_SOFTRT] = xbd->wr_softrt;

@@ -179,6 +179,8 @@ void xb_set_prio(struct xb_data *xbd, struct xb_queue *xq, u8 cls,
 	if (xq->busy) {
 		xb_wr_update(xbd, xq, now);
 		xq->weight = xb_base_weight(cls, level) * xq->wr_coeff;
+		if (cls == XB_IDLE && !c->nr_busy)
+			xbd->idle_wait_ns = now;
 		c->nr_busy++;
 		c->wsum += xq->weight;
 		xb_vsum_enter(xbd, xq);

@@ -50,6 +50,8 @@ enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
 #define XB_FIFO_ASYNC_MS	250
 #define XB_BACK_SEEK_MAX	16384	/* KiB */
 #define XB_BACK_SEEK_PENALTY	2
+/* The IDLE class gets a request through after waiting this long (HZ / 5). */
+#define XB_IDLE_STARVE_NS	(200 * NSEC_PER_MSEC)
 /* Budgets, in sectors. */
 #define XB_DEF_MAX_BUDGET	16384
 #define XB_MIN_BUDGET		64
@@ -223,6 +225,8 @@ struct xb_data {
 	unsigned int inflight;			/* dispatched, not completed */
 	unsigned int nonidle_inflight;
 	u64 nonidle_done_ns;
+	/* Since when the IDLE class waits: became busy, or last dispatch. */
+	u64 idle_wait_ns;
 	int slot_count[XB_NR_CLASS][XB_NR_LEVELS][2];
 	/* When each slot last lost an active queue. */
 	u64 slot_left_ns[XB_NR_CLASS][XB_NR_LEVELS][2];
@@ -240,7 +244,7 @@ struct xb_data {
 	u64 expired[XB_NR_EXP];
 	u64 insert_merged, request_merged, requeued;
 	u64 idle_armed, idle_throughput, injected, wr_interactive, wr_softrt;
-	u64 fifo_expired, back_seeks;
+	u64 fifo_expired, back_seeks, idle_starved;
 
 	u64 queues_merged, queues_split;
 	/*
