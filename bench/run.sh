@@ -10,7 +10,7 @@
 #   SCHEDS="none mq-deadline kyber bfq xbfq xdeadline xdeadline:defer_insert=0"
 #                      schedulers; NAME:knob=val,knob=val is a variant;
 #                      ones the kernel lacks are skipped
-#   WORKLOADS="seed000 seed001 merge cpu"   also hdd and smr (simdisk, not
+#   WORKLOADS="seed000 seed001 merge cpu"   also hdd, hddseq and smr (simdisk, not
 #                      in the default list; docs/benchmarks.md "HDD and SMR")
 #   HDD_JOBS=16 HDD_NCQ=32 SMR_ZONES=3   jobs and NCQ depth of the hdd
 #                      cells, zones written per sequential smr run
@@ -44,7 +44,8 @@ nsched=$(echo $scheds | wc -w)
 nruns=$((nsched * repeats * (3 * $(echo " $workloads " | grep -c ' seed000 ') +
 	$(echo " $workloads " | grep -c ' seed001 ') +
 	2 * $(echo " $workloads " | grep -c ' merge ') + $(echo " $workloads " | grep -c ' cpu ') +
-	4 * $(echo " $workloads " | grep -c ' hdd ') + 4 * $(echo " $workloads " | grep -c ' smr '))))
+	4 * $(echo " $workloads " | grep -c ' hdd ') + 4 * $(echo " $workloads " | grep -c ' smr ') +
+	5 * $(echo " $workloads " | grep -c ' hddseq '))))
 # smr runs also wait for simdisk's write cache to drain: allow 10 s more each.
 nsmr=$((nsched * repeats * 4 * $(echo " $workloads " | grep -c ' smr ')))
 timeout_s=${VM_TIMEOUT:-$((300 + nruns * (runtime + ramp + 8) + nsmr * 10))}

@@ -15,7 +15,7 @@
 #   bench.profile=1        sample every run with perf (cpu-clock, all CPUs)
 #       and print its top kernel symbols as "BENCH-PROFILE cell sched rep
 #       PERCENT SYMBOL" lines (bench/profile.sh tabulates them)
-#   bench.workloads may also name hdd and smr (simdisk, tests/simdisk/):
+#   bench.workloads may also name hdd, hddseq and smr (simdisk, tests/simdisk/):
 #   their runs add the model's figures (model_mbps=... busy_pct=...) to
 #   BENCH-RUN and print "BENCH-DISKSTAT cell sched rep <simdisk stats>".
 #
@@ -353,6 +353,22 @@ for w in $workloads; do
 		cell "hdd-mixed-j$hj" simdisk0 "$hj" --name=mixed --rw=rw --rwmixread=50 $seq
 		cell "hdd-randread-j$hj" simdisk0 "$hj" --name=randread --rw=randread \
 			--ioengine=psync --direct=1 --bs=4k --norandommap
+		rmmod simdisk
+		;;
+	hddseq)
+		# Sequential streams of their own, 1 MiB at QD 1, 100 GB apart,
+		# on simdisk's 7200 rpm disk with its read cache (look-ahead):
+		# 1, 2, 4 and 8 readers, 4 writers.  A lone reader streams; more
+		# pay a seek at every switch between them unless the scheduler
+		# idles for each (BFQ's throughput idling; issue 16's first
+		# proof, docs/benchmarks.md "Sequential streams").
+		modprobe simdisk capacity_gb=1000 ncq_depth=32 zero_reads=0 || {
+			echo "BENCH-ERROR cell=hddseq what=modprobe-simdisk"; fails=$((fails + 1)); continue; }
+		seq="--ioengine=psync --direct=1 --bs=1m --size=16g --offset_increment=100g"
+		for hj in 1 2 4 8; do
+			cell "hddseq-read-j$hj" simdisk0 "$hj" --name=seqread --rw=read $seq
+		done
+		cell "hddseq-write-j4" simdisk0 4 --name=seqwrite --rw=write $seq
 		rmmod simdisk
 		;;
 	smr)
