@@ -14,7 +14,7 @@
 # runs the same tests on the stock schedulers, for comparison),
 # BLKTESTS_TIMEOUT (blktests' TIMEOUT, default 20), BLKTESTS_JOBS (VMs at
 # once, default 2), BLKTESTS_VM_TIMEOUT (seconds per boot, default 1500
-# or the label's LABEL_VM_TIMEOUT),
+# or the label's LABEL_BLKTESTS_TIMEOUT or LABEL_VM_TIMEOUT),
 # BLKTESTS_TESTS (override the test list, e.g. "block/021 zbd/005").
 # Logs: build/blktests/<label>.log (serial console), <label>.tap.
 set -uo pipefail
@@ -89,7 +89,7 @@ fi
 # skips decided here to $out/LABEL.pre.  Prints TAP for what failed.
 prepare() {
 	local label=$1 kodir config initrd stage m t x loop sched kmods= append
-	unset KSRC LABEL_VM_TIMEOUT REQUIRE_KMEMLEAK REQUIRE_DETECTORS HOST_BUILT	# some labels' env
+	unset KSRC LABEL_VM_TIMEOUT LABEL_BLKTESTS_TIMEOUT REQUIRE_KMEMLEAK REQUIRE_DETECTORS HOST_BUILT	# some labels' env
 	if ! "$VM_DIR/fetch-kernel.sh" "$label" >&2 || ! . "$SCHEDCTL_CACHE/kernels/$label.env"; then
 		verdict 1 "$label: fetch kernel"
 		return 1
@@ -164,7 +164,7 @@ EOC
 VMLINUZ=$VMLINUZ
 KREL=$KREL
 INITRD=$initrd
-VM_LIMIT=${BLKTESTS_VM_TIMEOUT:-${LABEL_VM_TIMEOUT:-1500}}
+VM_LIMIT=${BLKTESTS_VM_TIMEOUT:-${LABEL_BLKTESTS_TIMEOUT:-${LABEL_VM_TIMEOUT:-1500}}}
 NEED_KMEMLEAK=${REQUIRE_DETECTORS:-${REQUIRE_KMEMLEAK:-}}
 SLOT_FIRST=${HOST_BUILT:+1}
 APPEND="$append"
