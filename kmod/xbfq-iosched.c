@@ -27,9 +27,8 @@
  *    feedback).
  *  - Device idling with an hrtimer for sync queues, where service
  *    guarantees need it (another active queue is lighter) or where it
- *    boosts throughput (a sequential queue on a rotational device or one
- *    without internal queueing, no raised queue active); at least 20 ms
- *    for raised queues.  Into idle periods kept for guarantees only, other
+ *    boosts throughput (a sequential queue on a rotational device, no
+ *    raised queue active); at least 20 ms for raised queues.  Into idle periods kept for guarantees only, other
  *    queues' requests are injected, as far as the in-service queue's
  *    measured request service times allow.
  *  - low_latency: interactive and soft real-time weight raising, never soft
@@ -237,21 +236,19 @@ static bool xb_burst_unprotected(struct xb_queue *xq)
 
 /*
  * Does waiting for @xq's next request pay in throughput, whatever the
- * weights?  Where the head's position sets the cost of a request (a
- * rotational device, or one that takes one command at a time), serving
- * another queue's region between two requests of a sequential stream costs
- * two seeks (on a disk, with rotational waits), while waiting costs at most
- * the think time, which xb_should_idle() has bounded by the idle time.  BFQ
- * idles there at equal weights too.  Not for a seeky queue (its next
- * request needs a seek anyway), not on a device that reorders among many
- * queued commands, and not while weight-raised queues are active: their
- * latency comes before throughput.
+ * weights?  On a rotational device, serving another queue's region between
+ * two requests of a sequential stream costs two seeks and rotational
+ * waits, while waiting costs at most the think time, which
+ * xb_should_idle() has bounded by the idle time.  BFQ idles there at equal
+ * weights too (and also on non-rotational devices without internal
+ * queueing, where no seek is saved: xbfq does not, see docs/xbfq.md).  Not
+ * for a seeky queue (its next request needs a seek anyway), and not while
+ * weight-raised queues are active: their latency comes before throughput.
  */
 static bool xb_idling_boosts_throughput(struct xb_data *xbd,
 					struct xb_queue *xq)
 {
-	return (xbd->rotational || !xbd->internal_queueing) &&
-	       !xb_seeky(xq) && !xbd->nr_active_raised;
+	return xbd->rotational && !xb_seeky(xq) && !xbd->nr_active_raised;
 }
 
 /* ---- busy periods and slots: raising, budgets, charging ------------------ */

@@ -22,8 +22,7 @@
 # parameters within 5-10 %, neither a scheduler nor a netlink test, cannot
 # hold its timing there and is skipped, xd.skip; so is 50-xbfq-seqidle,
 # whose QD 1 readers there think 15-60 ms between reads, as long as a seek
-# and past the idle time: the code it measures, xbfq's idling for
-# throughput, runs there in 50-xbfq-fair's one-tag device).
+# and past the idle time).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 

@@ -109,7 +109,7 @@ for rot in 0 1; do
 	is "$(cat /sys/block/$dev/queue/rotational)" $rot "null_blk marked rotational=$rot"
 	check "switch to xbfq" sched_set "$dev" xbfq
 	interleaved 2
-	diag "rotational=$rot: $(bw_kib) KiB/s, merges $(xd_stat "$dev" queues_merged)"
+	diag "rotational=$rot: $(bw_kib) KiB/s, merges $(xd_stat "$dev" queues_merged), idle periods for throughput $(xd_stat "$dev" idle_throughput)"
 	if [ $rot = 0 ]; then
 		is "$(xd_stat "$dev" queues_merged)" 0 "non-rotational, internal queueing: no merge"
 	else
