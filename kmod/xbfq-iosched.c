@@ -28,9 +28,10 @@
  *  - Device idling with an hrtimer for sync queues, where service
  *    guarantees need it (another active queue is lighter) or where it
  *    boosts throughput (a sequential queue on a rotational device, no
- *    raised queue active); at least 20 ms for raised queues.  Into idle periods kept for guarantees only, other
- *    queues' requests are injected, as far as the in-service queue's
- *    measured request service times allow.
+ *    raised queue active); at least 20 ms for raised queues.  Into idle
+ *    periods kept for guarantees only, other queues' requests are
+ *    injected, as far as the in-service queue's measured request service
+ *    times allow.
  *  - low_latency: interactive and soft real-time weight raising, never soft
  *    real-time for totally seeky queues, and burst detection (queues created
  *    in a large burst get neither raising nor idling unless other queues

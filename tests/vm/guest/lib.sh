@@ -94,6 +94,23 @@ knob() { cat "/sys/block/$1/queue/iosched/$2"; }
 # (xdeadline's or xbfq's).
 xd_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sched/stats"; }
 
+# bfq_learn_no_queueing DEV: make a fresh bfq on DEV learn that the drive
+# does not queue (bfq_data.hw_tag 0).  bfq learns it only from completions
+# with more than 3 requests outstanding, which QD 1 readers never have;
+# until then it idles for a sequential reader only while the reader's
+# think time stays under slice_idle / 2, which a TCG guest on a loaded
+# host does not always keep.  200 reads at QD 8, served one at a time
+# (strict_guarantees), show it at most one command in flight.
+bfq_learn_no_queueing() {
+	local q=/sys/block/$1/queue/iosched rc
+	echo 1 >"$q/strict_guarantees" || return 1
+	fio_run --name=hwtag --filename="/dev/$1" --rw=randread --bs=4k \
+		--iodepth=8 --ioengine=io_uring --direct=1 --number_ios=200 --size=64m
+	rc=$?
+	echo 0 >"$q/strict_guarantees"
+	return $rc
+}
+
 # fio_run ARGS...: fio with terse errors; prints nothing on success.
 fio_run() { fio --output=/tmp/fio.out "$@" >/tmp/fio.err 2>&1 || { cat /tmp/fio.err /tmp/fio.out >&2; return 1; }; }
 

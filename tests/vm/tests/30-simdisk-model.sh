@@ -153,33 +153,21 @@ two() {
 		--name=a --filename=/dev/$dev --offset=0 \
 		--name=b --filename=/dev/$dev --offset=$((cap / 2 / 1048576 * 1048576))
 }
-# bfq idles for a sequential reader on a rotational disk when it has seen
-# that the drive does not queue commands (bfq_data.hw_tag == 0): then it
-# keeps the head for the reader and injects nobody else's I/O meanwhile.
-# It learns that only from 32 completions with more than 3 requests
-# outstanding, which two QD 1 readers never have: hw_tag stays "unknown"
-# (-1), and bfq idles only while each reader's think time stays under
-# slice_idle / 2 (4 ms), which a TCG guest on a loaded host does not
-# always keep (CI: bfq paid as many seeks as none).  So a fresh bfq first
-# serves 8 outstanding reads one at a time (strict_guarantees): the drive
-# seen with at most one command in flight, hw_tag becomes 0.  Then:
+# bfq idles for a sequential reader on a rotational disk once it knows
+# that the drive does not queue commands (bfq_learn_no_queueing in
+# lib.sh; without it, CI saw bfq pay as many seeks as none).  Then:
 # low_latency off, since weight-raising newly started queues (the whole
 # of a 5 s run) turns idling off; slice_idle 25 ms, so that a reader the
 # host stalls for a few ms does not lose its slice.
-bfq_learns_no_queueing() {
-	q=/sys/block/$dev/queue/iosched
-	echo 1 >$q/strict_guarantees
-	check "bfq: 200 random reads at QD 8, one at a time" fio_run --name=hwtag \
-		--filename=/dev/$dev --rw=randread --bs=4k --iodepth=8 \
-		--ioengine=io_uring --direct=1 --number_ios=200 --size=64m
-	echo 0 >$q/strict_guarantees
-	echo 0 >$q/low_latency
-	echo 25 >$q/slice_idle
+bfq_setup() {
+	check "bfq: 200 random reads at QD 8, one at a time" bfq_learn_no_queueing $dev
+	echo 0 >/sys/block/$dev/queue/iosched/low_latency
+	echo 25 >/sys/block/$dev/queue/iosched/slice_idle
 }
 check "bfq available" modprobe bfq
 for s in none bfq; do
 	check "select $s" sched_set $dev $s
-	[ $s = bfq ] && bfq_learns_no_queueing
+	[ $s = bfq ] && bfq_setup
 	echo 0 >"$D/stats"
 	check "$s: two interleaved sequential readers at QD 1" two
 	eval "${s}_fio=$(terse 7) ${s}_model=$(mrate) ${s}_mib=$(mib) ${s}_seeks=$(st seeks)"

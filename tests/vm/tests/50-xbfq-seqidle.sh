@@ -39,14 +39,6 @@ two() {
 		--size=$((cap / 2))
 }
 
-# bfq learns that the drive does not queue (hw_tag 0) only from more than
-# 3 requests outstanding; see 30-simdisk-model.
-bfq_setup() {
-	echo 1 >$Q/strict_guarantees
-	fio_run --name=hwtag --filename=/dev/$dev --rw=randread --bs=4k \
-		--iodepth=8 --ioengine=io_uring --direct=1 --number_ios=200 --size=64m
-	echo 0 >$Q/strict_guarantees
-}
 check "bfq available" modprobe bfq
 # Weight raising of newly started queues (the whole of a 5 s run) turns
 # idling for throughput off in both bfq and xbfq: low_latency off.
@@ -56,7 +48,7 @@ for s in none xbfq-noidle bfq xbfq; do
 		echo 0 >$Q/low_latency
 		devtime 8000 >$Q/slice_idle_us
 	fi
-	[ $s = bfq ] && bfq_setup
+	[ $s = bfq ] && bfq_learn_no_queueing $dev
 	[ $s = xbfq-noidle ] && echo 0 >$Q/slice_idle_us
 	[ $s = xbfq ] && i0=$(xd_stat $dev idle_throughput)
 	echo 0 >"$D/stats"
