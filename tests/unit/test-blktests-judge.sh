@@ -28,6 +28,7 @@ echo "ok - 6.1 xdeadline block/014 # SKIP no fault injection" >"$T/pre"
 cat >"$T/clean" <<'EOF'
 BLKT-HOOK ok
 BLKT-LOOP-HOOK ok
+BLKT-SIZE-HOOK ok
 BLKT-ZONED offered=mq-deadline,xdeadline,none
 BLKT-RESULT pass=all test=block/020 status=pass secs=46 seen=mq-deadline,none,xbfq,xdeadline
 BLKT-RESULT pass=all test=block/020(zoned) status=pass secs=37 seen=mq-deadline,none,xdeadline
@@ -42,7 +43,7 @@ BLKT-DMESG-END
 BLKT-DONE
 EOF
 judge "$T/clean" >"$T/clean.tap"
-has "$T/clean.tap" "6.1: 11 passed, 0 failed, 3 skipped" "a clean run passes"
+has "$T/clean.tap" "6.1: 12 passed, 0 failed, 3 skipped" "a clean run passes"
 has "$T/clean.tap" "ok - 6.1 xbfq block/020 (46 s; active: mq-deadline,none,xbfq,xdeadline)" \
 	"a loop test counts for each scheduler seen active"
 has "$T/clean.tap" "ok - 6.1 xbfq block/020 (zoned) # SKIP xbfq is not offered for zoned null_blk on this kernel" \
@@ -57,6 +58,7 @@ sed -e 's/test=block\/047 status=pass/test=block\/047 status=fail/' \
 	-e '/test=block\/020 /d' -e 's/^BLKT-KMEMLEAK-END/unreferenced object 0xffff8880 (size 64):\n&/' \
 	-e 's/null_blk: module loaded/WARNING: CPU: 1 PID: 9 at block\/elevator.c:1/' \
 	-e 's/BLKT-LOOP-HOOK ok/BLKT-LOOP-HOOK missing/' \
+	-e 's/BLKT-SIZE-HOOK ok/BLKT-SIZE-HOOK missing/' \
 	-e '/BLKT-DONE/d' "$T/clean" >"$T/bad"
 judge "$T/bad" >"$T/bad.tap"
 has "$T/bad.tap" "not ok - 6.1 xdeadline block/047: blktests fail (23 s, loops over every scheduler)" \
@@ -70,6 +72,8 @@ has "$T/bad.tap" "not ok - 6.1: kmemleak scan after the tests: 1 unreferenced ob
 	"a kmemleak report fails"
 has "$T/bad.tap" "not ok - 6.1: loop hook (BLKT_UNDER_TEST) applied to block/014, 015, 020 and 021" \
 	"a loop hook that did not apply fails"
+has "$T/bad.tap" "not ok - 6.1: size hook (BLKT_015_COUNT) applied to block/015" \
+	"a size hook that did not apply fails"
 has "$T/bad.tap" "not ok - 6.1: the guest ran to its end (qemu rc 0, 99 s)" \
 	"a guest that never finished fails"
 

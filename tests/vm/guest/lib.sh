@@ -47,6 +47,14 @@ scaled() {
 	[ "$n" -ge 1 ] || n=1
 	echo "$n"
 }
+# scaled_mib N MIN: a data size of N MiB, scaled, at least MIN MiB (a
+# zoned writer keeps crossing a zone boundary); printed as "SIZEm".
+scaled_mib() {
+	local n
+	n=$(scaled "$1")
+	[ "$n" -ge "$2" ] || n=$2
+	echo "${n}m"
+}
 # devtime T: a device service time T, or a wait paced by the device's
 # service (any unit), scaled by XD_DEVTIME.
 devtime() { echo $(($1 * XD_DEVTIME / 100)); }

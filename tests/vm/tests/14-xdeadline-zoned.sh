@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # Zoned null_blk with many zones and sequential writers at QD 32: no write
 # errors with zoned_qd1_writes 0 or 1; with 1, never more than one write in
-# flight.  On 6.1 this also proves xdeadline's own zone write locking.
+# flight (64 MiB a writer, scaled by xd.scale).  On 6.1 this also proves xdeadline's own zone write locking.
 . /tests/lib.sh
 
 run_writers() {
 	fio_run --name=z --filename="/dev/$dev" --zonemode=zbd --rw=write \
 		--bs=16k --direct=1 --ioengine=io_uring --iodepth=32 --numjobs=4 \
-		--offset_increment=64m --size=64m --group_reporting
+		--offset_increment=64m --size="$(scaled_mib 64 8)" --group_reporting
 }
 
 for qd1 in 0 1; do

@@ -21,18 +21,21 @@ zfio() {
 		rt=--prioclass=1 be=--prioclass=2 idle=--prioclass=3
 		mix="--cmdprio_percentage=50 --cmdprio_class=1"
 	fi
+	# sizes scaled by xd.scale, each at least two zones
+	local m32 m16
+	m32=$(scaled_mib 32 8) m16=$(scaled_mib 16 8)
 	set -- --filename="/dev/$dev" --zonemode=zbd --rw=write --bs=16k \
 		--direct=1 --ioengine=io_uring --iodepth="$qd"
 	case $layout in
 	2zones)	# a BE and an RT writer, 32 MiB each, in different zones
-		set -- "$@" --name=be --offset=0 --size=32m $be \
-			--name=rt --offset=128m --size=32m $rt ;;
+		set -- "$@" --name=be --offset=0 --size=$m32 $be \
+			--name=rt --offset=128m --size=$m32 $rt ;;
 	3zones)	# RT, BE and IDLE writers, 16 MiB each
-		set -- "$@" --name=rt --offset=0 --size=16m $rt \
-			--name=be --offset=64m --size=16m $be \
-			--name=idle --offset=128m --size=16m $idle ;;
+		set -- "$@" --name=rt --offset=0 --size=$m16 $rt \
+			--name=be --offset=64m --size=$m16 $be \
+			--name=idle --offset=128m --size=$m16 $idle ;;
 	mixed)	# one writer, half of its writes real-time
-		set -- "$@" --name=mixed --offset=0 --size=32m $mix ;;
+		set -- "$@" --name=mixed --offset=0 --size=$m32 $mix ;;
 	esac
 	timeout 90 fio --output=/tmp/zfio.out "$@" >/tmp/zfio.err 2>&1 ||
 		{ tail -n 5 /tmp/zfio.err >&2; return 1; }

@@ -26,7 +26,7 @@ check "one zone at QD 128: no write error, data verified" \
 	zwrite qd128 --bs=4k --iodepth=128 --size=4m
 check "4 writers, own zones, QD 32: no write error, data verified" \
 	zwrite four --bs=16k --iodepth=32 --numjobs=4 --offset=32m \
-	--offset_increment=64m --size=32m
+	--offset_increment=64m --size="$(scaled_mib 32 8)"
 cmp_ok "$(xd_stat "$dev" dispatched)" -gt 0 "writes went through xbfq"
 is "$(xd_stat "$dev" in_flight)" 0 "nothing left in flight"
 is "$(xd_stat "$dev" queued)" 0 "nothing left queued"
