@@ -627,27 +627,40 @@ xsched_ready_fill(struct xsched_core *xc, int batch,
 
 /* ---- async_depth -------------------------------------------------------- */
 
+/* The async_depth in force: the queue's on 7.x, else the knob. */
+static inline unsigned int xsched_async_depth(struct request_queue *q)
+{
+#ifdef XD_QUEUE_ASYNC_DEPTH
+	return READ_ONCE(q->async_depth);
+#else
+	return READ_ONCE(xsched_of(q)->async_depth);
+#endif
+}
+
+/*
+ * Limit the allocation described by @data to @depth scheduler tags of
+ * nr_requests: the shallow depth is per sbitmap word on older kernels
+ * (rounded up, at least one tag a word), of the whole map on newer ones.
+ */
+static inline void xsched_set_shallow_depth(struct blk_mq_alloc_data *data,
+					    unsigned int depth)
+{
+#ifdef XD_SHALLOW_DEPTH_PER_WORD
+	struct sbitmap_queue *bt = &data->hctx->sched_tags->bitmap_tags;
+	unsigned int nrr = data->q->nr_requests;
+
+	depth = ((depth << bt->sb.shift) + nrr - 1) / nrr;
+#endif
+	data->shallow_depth = max(depth, 1U);
+}
+
 /* Throttle async I/O and writes to async_depth tags (stock semantics). */
 static inline void xsched_limit_depth(blk_opf_t opf,
 				      struct blk_mq_alloc_data *data)
 {
-	struct request_queue *q = data->q;
-
 	if (op_is_sync(opf) && !op_is_write(opf))
 		return;
-#if defined(XD_QUEUE_ASYNC_DEPTH)
-	data->shallow_depth = q->async_depth;
-#elif defined(XD_SHALLOW_DEPTH_PER_WORD)
-	{
-		struct sbitmap_queue *bt = &data->hctx->sched_tags->bitmap_tags;
-		unsigned int nrr = q->nr_requests;
-
-		data->shallow_depth = ((READ_ONCE(xsched_of(q)->async_depth) <<
-					bt->sb.shift) + nrr - 1) / nrr;
-	}
-#else
-	data->shallow_depth = READ_ONCE(xsched_of(q)->async_depth);
-#endif
+	xsched_set_shallow_depth(data, xsched_async_depth(data->q));
 }
 
 #ifdef XD_DEPTH_UPDATED_TAKES_Q
@@ -661,11 +674,24 @@ static inline void xsched_depth_updated(struct request_queue *q)
 						q->async_depth);
 }
 #else
+/*
+ * The nr_requests that @hctx's scheduler tags now have.  The block layer
+ * calls depth_updated for each hardware queue right after resizing its
+ * scheduler tags, but stores the new q->nr_requests only after the last
+ * one: there, q->nr_requests is still the old value.
+ */
+static inline unsigned int xsched_hctx_nr_requests(struct blk_mq_hw_ctx *hctx)
+{
+	struct blk_mq_tags *tags = hctx->sched_tags;
+
+	return tags->bitmap_tags.sb.depth + tags->nr_reserved_tags;
+}
+
 static inline void xsched_depth_updated(struct blk_mq_hw_ctx *hctx)
 {
 	struct request_queue *q = hctx->queue;
 
-	WRITE_ONCE(xsched_of(q)->async_depth, q->nr_requests);
+	WRITE_ONCE(xsched_of(q)->async_depth, xsched_hctx_nr_requests(hctx));
 	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
 }
 

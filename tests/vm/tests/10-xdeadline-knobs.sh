@@ -50,6 +50,11 @@ knobs_test() {
 	knob_case "$d" head_request 1 2
 	if [ -e "/sys/block/$d/queue/iosched/async_depth" ]; then
 		knob_case "$d" async_depth 32 0 z
+		# A new nr_requests resets async_depth to it: the new value,
+		# though the block layer stores it only after depth_updated.
+		check "$d: nr_requests 96" sh -c "echo 96 > /sys/block/$d/queue/nr_requests"
+		is "$(cat "/sys/block/$d/queue/iosched/async_depth")" 96 \
+			"$d: async_depth follows nr_requests"
 	else
 		check "$d: queue/async_depth is the kernel's (7.x)" test -e "/sys/block/$d/queue/async_depth"
 	fi
