@@ -254,6 +254,18 @@ static bool xb_idling_boosts_throughput(struct xb_data *xbd,
 
 /* ---- busy periods and slots: raising, budgets, charging ------------------ */
 
+/*
+ * The service charged for @sectors of @xq: an async queue pays
+ * XB_ASYNC_CHARGE times what it got unless it is weight-raised (BFQ's
+ * async charge factor), so writeback yields to sync I/O of equal weight.
+ */
+static u64 xb_charge(struct xb_queue *xq, u64 sectors)
+{
+	if (!xq->sync && xq->wr_coeff == 1)
+		return sectors * XB_ASYNC_CHARGE;
+	return sectors;
+}
+
 /* Make an idle queue busy: timestamps, then its class's tree. */
 static void xb_activate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 {
@@ -333,7 +345,7 @@ static void xb_expire(struct xb_data *xbd, struct xb_queue *xq, int reason,
 {
 	unsigned int maxb = xb_max_budget(xbd), minb = xb_min_budget(xbd);
 	u64 elapsed = now - xq->slot_start_ns;
-	unsigned int charge = xq->served;
+	u64 charge = xb_charge(xq, xq->served);
 
 	lockdep_assert_held(&xbd->lock);
 
@@ -606,9 +618,9 @@ static struct request *xb_take(struct xb_data *xbd, struct xb_queue *xq,
 	xb_del_rq(xbd, xq, rq);
 	xq->served += sectors;
 	/* Sector-less requests (flush-like) still cost something. */
-	c->vtime += div64_u64((u64)clamp_t(unsigned int, sectors, 1,
-					   XB_MAX_BUDGET_LIMIT) << XB_VT_SHIFT,
-			      max_t(u64, c->vsum, 1));
+	c->vtime += div64_u64(xb_charge(xq, clamp_t(unsigned int, sectors, 1,
+						    XB_MAX_BUDGET_LIMIT))
+			      << XB_VT_SHIFT, max_t(u64, c->vsum, 1));
 	return xb_start(xbd, xq, rq, 0, now);
 }
 
@@ -642,8 +654,10 @@ static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 	xb_del_rq(xbd, other, rq);
 	/* Charged to the queue that got the service: S and F move on. */
 	xb_tree_del(xbd, other);
-	other->vstart += xb_vt(blk_rq_sectors(rq), other->weight);
-	other->vfinish += xb_vt(blk_rq_sectors(rq), other->weight);
+	other->vstart += xb_vt(xb_charge(other, blk_rq_sectors(rq)),
+			       other->weight);
+	other->vfinish += xb_vt(xb_charge(other, blk_rq_sectors(rq)),
+				other->weight);
 	if (other->queued) {
 		xb_tree_add(xbd, other);
 	} else {
@@ -1672,6 +1686,72 @@ static void xb_finish_request(struct request *rq)
 #endif
 }
 
+/* ---- write control: scheduler tags by class ------------------------------ */
+
+/*
+ * Writes may hold only part of the scheduler tags, so that a writeback
+ * flood leaves some for sync reads (BFQ's limits): sync writes up to
+ * async_depth tags (by default three quarters of nr_requests), async
+ * writes two thirds of that; while a weight-raised queue is active, half
+ * and a quarter of it.  Sync reads are not limited.  Read locklessly: a
+ * stale raised count only moves one allocation between the two limits.
+ */
+static unsigned int xb_write_depth(struct xb_data *xbd, bool sync)
+{
+	unsigned int d = xsched_async_depth(xbd->q);
+
+	if (READ_ONCE(xbd->nr_active_raised))
+		d = sync ? d / 2 : d / 4;
+	else if (!sync)
+		d = d * 2 / 3;
+	return max(d, 1U);
+}
+
+static void xb_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
+{
+	if (op_is_sync(opf) && !op_is_write(opf))
+		return;
+	xsched_set_shallow_depth(data, xb_write_depth(xb_of(data->q),
+						      op_is_sync(opf)));
+}
+
+static unsigned int xb_default_async_depth(unsigned int nr_requests)
+{
+	return max(nr_requests * 3 / 4, 1U);
+}
+
+/*
+ * The limits go down to one tag: tell each hardware queue's tag map so
+ * it wakes waiters in batches that small.  Where async_depth is ours,
+ * a new nr_requests resets it to its default.
+ */
+#ifdef XD_DEPTH_UPDATED_TAKES_Q
+static void xb_depth_updated(struct request_queue *q)
+{
+	struct blk_mq_hw_ctx *hctx;
+	unsigned long i;
+
+	queue_for_each_hw_ctx(q, hctx, i)
+		sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags,
+						1);
+}
+#else
+static void xb_depth_updated(struct blk_mq_hw_ctx *hctx)
+{
+	struct request_queue *q = hctx->queue;
+
+	WRITE_ONCE(xb_of(q)->core.async_depth,
+		   xb_default_async_depth(xsched_hctx_nr_requests(hctx)));
+	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
+}
+
+static int xb_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
+{
+	xb_depth_updated(hctx);
+	return 0;
+}
+#endif
+
 /* ---- knobs and counters for sysfs, debugfs and netlink ---------------- */
 
 /* The knobs, in sysfs order. */
@@ -1836,6 +1916,9 @@ enum xb_counter_id {
 	XB_C_LOCK_WAITS,
 	XB_C_IDLE_THROUGHPUT,
 	XB_C_IDLE_STARVED,
+	XB_C_ACTIVE_RAISED,
+	XB_C_DEPTH_SYNC_WRITE,
+	XB_C_DEPTH_ASYNC,
 	XB_C_NR
 };
 
@@ -1854,6 +1937,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"queues", "queues_created", "queues_freed", "bursts_large",
 	"queues_merged", "queues_split", "congestion_pct", "congested",
 	"requeued", "lock_waits", "idle_throughput", "idle_starved",
+	"active_raised", "depth_sync_write", "depth_async",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -1912,6 +1996,9 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_CONGESTION_PCT] = xsched_cong_pct(&xbd->cong);
 	v[XB_C_CONGESTED] = xsched_congested(&xbd->core, &xbd->cong);
 	v[XB_C_REQUEUED] = xbd->requeued;
+	v[XB_C_ACTIVE_RAISED] = xbd->nr_active_raised;
+	v[XB_C_DEPTH_SYNC_WRITE] = xb_write_depth(xbd, true);
+	v[XB_C_DEPTH_ASYNC] = xb_write_depth(xbd, false);
 	spin_lock(&xbd->qlock);
 	v[XB_C_QUEUES] = xbd->nr_queues;
 	v[XB_C_QUEUES_CREATED] = xbd->queues_created;
@@ -1988,6 +2075,10 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 		kfree(xbd);
 		return ret;
 	}
+#ifdef XD_QUEUE_ASYNC_DEPTH
+	q->async_depth = xb_default_async_depth(q->nr_requests);
+	xb_depth_updated(q);
+#endif
 	return 0;
 }
 
@@ -2135,11 +2226,11 @@ static const struct blk_mq_debugfs_attr xb_queue_debugfs[] = {
 
 static struct elevator_type xb_type = {
 	.ops = {
-		.depth_updated		= xsched_depth_updated,
+		.depth_updated		= xb_depth_updated,
 #ifndef XD_DEPTH_UPDATED_TAKES_Q
-		.init_hctx		= xsched_init_hctx,
+		.init_hctx		= xb_init_hctx,
 #endif
-		.limit_depth		= xsched_limit_depth,
+		.limit_depth		= xb_limit_depth,
 		.insert_requests	= xb_insert_requests,
 		.dispatch_request	= xb_dispatch_request,
 		.prepare_request	= xb_prepare_request,

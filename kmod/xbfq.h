@@ -52,6 +52,8 @@ enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
 #define XB_BACK_SEEK_PENALTY	2
 /* The IDLE class gets a request through after waiting this long (HZ / 5). */
 #define XB_IDLE_STARVE_NS	(200 * NSEC_PER_MSEC)
+/* An async queue is charged this many times its service (not raised). */
+#define XB_ASYNC_CHARGE		3
 /* Budgets, in sectors. */
 #define XB_DEF_MAX_BUDGET	16384
 #define XB_MIN_BUDGET		64

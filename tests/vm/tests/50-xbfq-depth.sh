@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-2.0
+# xbfq's write control: writes may hold only part of the scheduler tags,
+# as under BFQ.  With nr_requests 64, async_depth defaults to 48; sync
+# writes get up to 48 tags, async (writeback) writes 32, sync reads all
+# 64; while a weight-raised queue is active the write limits halve and
+# quarter (24 and 12).  Measured on a slow null_blk with the tags in use
+# sampled from blk-mq's debugfs (sched_tags busy=) while fio or writeback
+# keeps more requests than that waiting.
+. /tests/lib.sh
+
+dev=$(nullb_create xbdepth submit_queues=1 size=1024 hw_queue_depth=256 \
+	irqmode=2 completion_nsec=$(devtime 50000000))
+check "select xbfq" sched_set "$dev" xbfq
+check "nr_requests 64" sh -c "echo 64 > /sys/block/$dev/queue/nr_requests"
+# 7.x keeps async_depth in the queue (queue/async_depth), older kernels
+# in the scheduler (iosched/async_depth).
+ad=/sys/block/$dev/queue/async_depth
+[ -e "$ad" ] || ad=/sys/block/$dev/queue/iosched/async_depth
+is "$(cat "$ad")" 48 "async_depth defaults to three quarters of nr_requests"
+is "$(xd_stat "$dev" depth_sync_write)" 48 "sync writes: async_depth tags"
+is "$(xd_stat "$dev" depth_async)" 32 "async writes: two thirds of it"
+is "$(xd_stat "$dev" active_raised)" 0 "no raised queue yet"
+
+tags=/sys/kernel/debug/block/$dev/hctx0/sched_tags
+# sample OUT: until /tmp/sampling goes, the most scheduler tags in use at
+# once (the first busy= is the normal tags, the second the reserved).
+sample() {
+	local m=0 b
+	while [ -e /tmp/sampling ]; do
+		b=$(awk -F= '$1 == "busy" { print $2; exit }' "$tags")
+		[ "${b:-0}" -gt $m ] && m=$b
+	done
+	echo $m >"$1"
+}
+# during OUT CMD...: run CMD while sampling; OUT gets the peak.
+during() {
+	local out=$1 rc
+	shift
+	touch /tmp/sampling
+	sample "$out" &
+	"$@"
+	rc=$?
+	rm -f /tmp/sampling
+	wait
+	return $rc
+}
+io() {	# io RW: 4 KiB direct I/O at QD 128 for 3 s
+	fio_run --name=d --filename="/dev/$dev" --rw="$1" --bs=4k --direct=1 \
+		--ioengine=io_uring --iodepth=128 --runtime=3 --time_based
+}
+
+# A new process is weight-raised (interactive) at first, and with it the
+# write limits halve: fio's writer would halve its own.  Without raising
+# first; the raised limits below.
+echo 0 >"/sys/block/$dev/queue/iosched/low_latency"
+check "sync reads at QD 128" during /tmp/peak.r io randread
+peak=$(cat /tmp/peak.r)
+cmp_ok "$peak" -gt 48 "sync reads use more than the write limit (peak $peak of 64)"
+
+check "sync (direct) writes at QD 128" during /tmp/peak.w io randwrite
+peak=$(cat /tmp/peak.w)
+cmp_ok "$peak" -le 48 "sync writes hold at most 48 tags (peak $peak)"
+cmp_ok "$peak" -ge 40 "sync writes reach their limit (peak $peak)"
+
+# Writeback: buffered writes past a small background threshold; the
+# flusher's writes are async.  No sync, no fsync while sampling, and the
+# device held open: the last close of a block device syncs it, in sync
+# writes.
+# (restored through the ratios: writing one zeroes its _bytes twin)
+old_bg=$(cat /proc/sys/vm/dirty_background_ratio)
+old_dirty=$(cat /proc/sys/vm/dirty_ratio)
+echo $((256 << 20)) >/proc/sys/vm/dirty_bytes
+echo $((1 << 20)) >/proc/sys/vm/dirty_background_bytes
+# flood: write, then wait (60 s at most) for the flusher to finish
+flood() {
+	local i=0
+	dd if=/dev/zero of="/dev/$dev" bs=1M count=$(scaled 256) status=none
+	while [ $i -lt 600 ] && { grep -q '[1-9]' "/sys/block/$dev/inflight" ||
+		[ "$(awk '$1 == "Dirty:" { print $2 }' /proc/meminfo)" -gt 1024 ]; }; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+exec 9<"/dev/$dev"
+check "writeback of $(scaled 256) MiB" during /tmp/peak.a flood
+peak=$(cat /tmp/peak.a)
+cmp_ok "$peak" -le 32 "async writes hold at most 32 tags (peak $peak)"
+cmp_ok "$peak" -ge 24 "async writes reach their limit (peak $peak)"
+
+# A new reader beside the flood is weight-raised (interactive): while it
+# is, the write limits are halved again.
+echo 1 >"/sys/block/$dev/queue/iosched/low_latency"
+raised_limits() {
+	local n=0 seen=0 r
+	while [ -e /tmp/sampling ]; do
+		r=$(awk '$1 == "active_raised" { r = $2 } $1 == "depth_sync_write" { w = $2 }
+			$1 == "depth_async" { a = $2 } END { print r, w, a }' \
+			"/sys/kernel/debug/block/$dev/sched/stats")
+		set -- $r
+		if [ "$1" -gt 0 ]; then
+			seen=$((seen + 1))
+			[ "$2 $3" = "24 12" ] || n=$((n + 1))
+		fi
+	done
+	echo "$seen $n" >/tmp/raised
+}
+touch /tmp/sampling
+raised_limits &
+rl=$!
+flood &
+fl=$!
+fio_run --name=r --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
+	--ioengine=psync --runtime=2 --time_based
+wait $fl
+rm -f /tmp/sampling
+wait $rl
+sync
+echo "$old_bg" >/proc/sys/vm/dirty_background_ratio
+echo "$old_dirty" >/proc/sys/vm/dirty_ratio
+exec 9<&-
+read -r seen wrong </tmp/raised
+cmp_ok "$seen" -gt 0 "the reader was weight-raised ($seen samples)"
+is "$wrong" 0 "while raised: sync writes 24 tags, async 12"
+cmp_ok "$(xd_stat "$dev" wr_interactive)" -gt 0 "interactive raising counted"
+
+# A new nr_requests sets new limits.
+check "nr_requests 128" sh -c "echo 128 > /sys/block/$dev/queue/nr_requests"
+is "$(cat "$ad")" 96 "async_depth follows nr_requests"
+is "$(xd_stat "$dev" depth_async)" 64 "async writes: two thirds of it"
+check "async_depth 30" sh -c "echo 30 > $ad"
+is "$(xd_stat "$dev" depth_sync_write)" 30 "a set async_depth limits sync writes"
+is "$(xd_stat "$dev" depth_async)" 20 "... and async writes to two thirds"
+
+check "device idle" dev_idle "$dev"
+is "$(xd_stat "$dev" in_flight)" 0 "nothing left in flight"
+is "$(xd_stat "$dev" queued)" 0 "nothing left queued"
+is "$(xd_stat "$dev" dispatched)" "$(xd_stat "$dev" completed)" "dispatched equals completed"
+check "back to none" sched_set "$dev" none
+nullb_remove xbdepth
+done_testing

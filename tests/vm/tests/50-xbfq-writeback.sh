@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+# A sync reader against a writeback flood (the xbfq issue's proof 5):
+# buffered writes to a slow device keep the flusher writing while a
+# process reads 4 KiB at random, one read at a time, for 4 s.  Under
+# mq-deadline, bfq and xbfq in turn on the same device: xbfq's reader
+# must get at least 90% of bfq's reads (less two) and a p99 latency no
+# worse than 1.25x bfq's (plus one device service time), and every
+# scheduler's flood must really have been writing.  mq-deadline's figures are printed for
+# comparison.
+. /tests/lib.sh
+
+svc=$(devtime 10000000)		# ns per request, any size
+dev=$(nullb_create xbwb submit_queues=1 size=4096 hw_queue_depth=4 \
+	irqmode=2 completion_nsec=$svc)
+
+# (restored through the ratios: writing one zeroes its _bytes twin)
+old_bg=$(cat /proc/sys/vm/dirty_background_ratio)
+old_dirty=$(cat /proc/sys/vm/dirty_ratio)
+echo $((64 << 20)) >/proc/sys/vm/dirty_bytes
+echo $((1 << 20)) >/proc/sys/vm/dirty_background_bytes
+
+# run SCHED: the reader's "READS P99_US" and the sectors written meanwhile
+run() {
+	local s=$1 w0 w1 fl
+	sched_set "$dev" "$s" || return 1
+	sleep 1
+	dd if=/dev/zero of="/dev/$dev" bs=1M count=3072 status=none &
+	fl=$!
+	sleep 2		# the flusher is at work
+	w0=$(awk '{ print $7 }' "/sys/block/$dev/stat")
+	# --invalidate=0: fio would flush the whole device's page cache
+	# (BLKFLSBUF) before reading, and wait for the flood's dirty pages.
+	fio --output-format=terse --terse-version=3 --percentile_list=99 \
+		--output=/tmp/wb.out --name=r \
+		--filename="/dev/$dev" --offset=3584m --size=512m \
+		--rw=randread --bs=4k --direct=1 --ioengine=psync \
+		--invalidate=0 --runtime=4 --time_based >/tmp/wb.err 2>&1 ||
+		{ cat /tmp/wb.err >&2; kill $fl; wait $fl; return 1; }
+	w1=$(awk '{ print $7 }' "/sys/block/$dev/stat")
+	kill $fl
+	wait $fl 2>/dev/null
+	sync
+	# terse v3: field 6 is KiB read (4 per read); the p99 field reads
+	# 99.000000%=N
+	awk -F';' -v w=$((w1 - w0)) '$3 == "r" {
+		for (i = 1; i <= NF; i++) if ($i ~ /^99.0*%=/) { sub(/.*=/, "", $i); p = $i; break }
+		print int($6 / 4), p, w; exit
+	}' /tmp/wb.out
+}
+
+for s in mq-deadline bfq xbfq; do
+	if ! run "$s" >/tmp/wb.$s; then
+		not_ok "$s: run"
+		continue
+	fi
+	read -r iops p99 wsec </tmp/wb.$s
+	diag "$s: reader $iops reads, p99 ${p99} us; flood wrote $((wsec / 2048)) MiB meanwhile"
+	cmp_ok "$wsec" -gt 2048 "$s: the flood kept writing while the reader ran"
+done
+echo "$old_bg" >/proc/sys/vm/dirty_background_ratio
+echo "$old_dirty" >/proc/sys/vm/dirty_ratio
+
+read -r bi bp _ </tmp/wb.bfq
+read -r xi xp _ </tmp/wb.xbfq
+# (two reads of slack: the debug kernel's reader does about 40)
+cmp_ok "$(((xi + 2) * 10))" -ge "$((bi * 9))" "xbfq's reader: at least 90% of bfq's reads, less two ($xi against $bi)"
+bound=$((bp * 5 / 4 + svc / 1000))
+cmp_ok "$xp" -le "$bound" "xbfq's reader: p99 ${xp} us, at most 1.25x bfq's ${bp} us + one service time"
+check "device idle" dev_idle "$dev"
+check "back to none" sched_set "$dev" none
+nullb_remove xbwb
+done_testing
