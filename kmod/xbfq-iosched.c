@@ -423,6 +423,8 @@ static void xb_expire(struct xb_data *xbd, struct xb_queue *xq, int reason,
 
 /* ---- request selection within a queue -------------------------------- */
 
+static void xb_pos_del(struct xb_data *xbd, struct xb_queue *xq);
+
 static void xb_add_rq(struct xb_queue *xq, struct request *rq)
 {
 	elv_rb_add(&xq->sort, rq);
@@ -446,8 +448,11 @@ static void xb_del_rq(struct xb_data *xbd, struct xb_queue *xq,
 	xq->queued--;
 	xbd->nr_queued--;
 	/* Queued requests hold references: last_busy stays valid. */
-	if (!xq->queued && xbd->last_busy == xq)
-		xbd->last_busy = NULL;
+	if (!xq->queued) {
+		if (xbd->last_busy == xq)
+			xbd->last_busy = NULL;
+		xb_pos_del(xbd, xq);
+	}
 }
 
 static struct request *xb_rq_from_pos(struct xb_queue *xq, sector_t pos,
@@ -846,6 +851,7 @@ static void xb_init_queue(struct xb_data *xbd, struct xb_queue *xq,
 	INIT_LIST_HEAD(&xq->all);
 	INIT_LIST_HEAD(&xq->linger);
 	RB_CLEAR_NODE(&xq->node);
+	RB_CLEAR_NODE(&xq->pos_node);
 	xq->slot = -1;
 	xq->cls = XB_BE;
 	xq->level = IOPRIO_BE_NORM;
@@ -866,6 +872,7 @@ static void xb_free_queue(struct xb_data *xbd, struct xb_queue *xq)
 		     xbd->last_busy == xq);
 	if (xq->merged)
 		xb_coop_leave(xbd, xq, false);
+	xb_pos_del(xbd, xq);
 	spin_lock(&xbd->qlock);
 	list_del(&xq->all);
 	xbd->nr_queues--;
@@ -1140,6 +1147,83 @@ static bool xb_coop_match(struct xb_data *xbd, struct xb_queue *xq,
 		(host->dispatched_rqs && xb_near(pos, host->next_pos)));
 }
 
+/*
+ * The position tree: the queues that could host (sync, requests queued,
+ * not a guest), by where their last request ended, so that a process
+ * finds a partner by position among all of them, not only among the
+ * queue in service and the one last inserted into (BFQ's pos tree).
+ * Kept only while merging is on; lock held throughout.
+ */
+static void xb_pos_del(struct xb_data *xbd, struct xb_queue *xq)
+{
+	if (RB_EMPTY_NODE(&xq->pos_node))
+		return;
+	rb_erase(&xq->pos_node, &xbd->pos_tree);
+	RB_CLEAR_NODE(&xq->pos_node);
+}
+
+static void xb_pos_update(struct xb_data *xbd, struct xb_queue *xq)
+{
+	struct rb_node **p = &xbd->pos_tree.rb_node, *parent = NULL;
+
+	if (!xq->queued || !xq->sync || xq->merged || xq == &xbd->fallback ||
+	    !xb_merging_on(xbd)) {
+		xb_pos_del(xbd, xq);
+		return;
+	}
+	if (!RB_EMPTY_NODE(&xq->pos_node)) {
+		if (xq->pos_key == xq->last_end)
+			return;
+		rb_erase(&xq->pos_node, &xbd->pos_tree);
+	}
+	xq->pos_key = xq->last_end;
+	while (*p) {
+		parent = *p;
+		if (xq->pos_key < rb_entry(parent, struct xb_queue,
+					   pos_node)->pos_key)
+			p = &parent->rb_left;
+		else
+			p = &parent->rb_right;
+	}
+	rb_link_node(&xq->pos_node, parent, p);
+	rb_insert_color(&xq->pos_node, &xbd->pos_tree);
+}
+
+/* Of the queues placed nearest @pos below and above, one @xq may join. */
+static struct xb_queue *xb_pos_lookup(struct xb_data *xbd,
+				      struct xb_queue *xq, sector_t pos)
+{
+	struct rb_node *n = xbd->pos_tree.rb_node, *lo = NULL, *hi = NULL;
+	struct xb_queue *h;
+
+	while (n) {
+		h = rb_entry(n, struct xb_queue, pos_node);
+		if (h->pos_key <= pos) {
+			lo = n;
+			n = n->rb_right;
+		} else {
+			hi = n;
+			n = n->rb_left;
+		}
+	}
+	/* @xq itself may be placed there: look past it. */
+	if (lo && rb_entry(lo, struct xb_queue, pos_node) == xq)
+		lo = rb_prev(lo);
+	if (hi && rb_entry(hi, struct xb_queue, pos_node) == xq)
+		hi = rb_next(hi);
+	if (lo) {
+		h = rb_entry(lo, struct xb_queue, pos_node);
+		if (xb_coop_match(xbd, xq, h, pos))
+			return h;
+	}
+	if (hi) {
+		h = rb_entry(hi, struct xb_queue, pos_node);
+		if (xb_coop_match(xbd, xq, h, pos))
+			return h;
+	}
+	return NULL;
+}
+
 /* Move @rq, of @xq, and its reference to @host; lock held. */
 static struct xb_queue *xb_coop_move(struct xb_data *xbd, struct xb_queue *xq,
 				     struct xb_queue *host, struct request *rq)
@@ -1163,6 +1247,7 @@ static struct xb_queue *xb_coop_redirect(struct xb_data *xbd,
 {
 	sector_t pos = blk_rq_pos(rq);
 	struct xb_queue *host = xq->merged;
+	bool by_pos = false;
 
 	lockdep_assert_held(&xbd->lock);
 	if (host) {
@@ -1176,19 +1261,25 @@ static struct xb_queue *xb_coop_redirect(struct xb_data *xbd,
 	host = xbd->in_service;
 	if (!xb_coop_match(xbd, xq, host, pos)) {
 		host = xbd->last_busy;
-		if (!xb_coop_match(xbd, xq, host, pos))
-			return xq;
+		if (!xb_coop_match(xbd, xq, host, pos)) {
+			host = xb_pos_lookup(xbd, xq, pos);
+			if (!host)
+				return xq;
+			by_pos = true;
+		}
 	}
 	/* One level: a host is no guest, a guest hosts no one. */
 	if (xq->nr_coop || host->merged || (host->nr_coop && host->coop_split))
 		return xq;
 	xq->merged = host;
+	xb_pos_del(xbd, xq);
 	xb_get_ref(host);
 	if (!host->nr_coop++) {
 		host->coop_split = false;
 		host->coop_samples = 0;
 	}
 	xbd->queues_merged++;
+	xbd->queues_merged_by_pos += by_pos;
 	return xb_coop_move(xbd, xq, host, rq);
 }
 
@@ -1305,6 +1396,7 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 
 	xq->was_idle = xq->slot < 0;
 	xb_add_rq(xq, rq);
+	xb_pos_update(xbd, xq);
 	xbd->last_busy = xq;
 	if (xd_rq_mergeable(rq)) {
 		elv_rqhash_add(q, rq);
@@ -1919,6 +2011,7 @@ enum xb_counter_id {
 	XB_C_ACTIVE_RAISED,
 	XB_C_DEPTH_SYNC_WRITE,
 	XB_C_DEPTH_ASYNC,
+	XB_C_QUEUES_MERGED_BY_POS,
 	XB_C_NR
 };
 
@@ -1938,6 +2031,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"queues_merged", "queues_split", "congestion_pct", "congested",
 	"requeued", "lock_waits", "idle_throughput", "idle_starved",
 	"active_raised", "depth_sync_write", "depth_async",
+	"queues_merged_by_pos",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -1999,6 +2093,7 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_ACTIVE_RAISED] = xbd->nr_active_raised;
 	v[XB_C_DEPTH_SYNC_WRITE] = xb_write_depth(xbd, true);
 	v[XB_C_DEPTH_ASYNC] = xb_write_depth(xbd, false);
+	v[XB_C_QUEUES_MERGED_BY_POS] = xbd->queues_merged_by_pos;
 	spin_lock(&xbd->qlock);
 	v[XB_C_QUEUES] = xbd->nr_queues;
 	v[XB_C_QUEUES_CREATED] = xbd->queues_created;
@@ -2042,6 +2137,7 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 	INIT_LIST_HEAD(&xbd->dispatch);
 	INIT_LIST_HEAD(&xbd->queues);
 	INIT_LIST_HEAD(&xbd->linger);
+	xbd->pos_tree = RB_ROOT;
 	for (c = 0; c < XB_NR_CLASS; c++) {
 		xbd->cls[c].elig = RB_ROOT;
 		xbd->cls[c].pend = RB_ROOT;

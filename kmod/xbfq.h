@@ -180,6 +180,12 @@ struct xb_queue {
 	unsigned int nr_coop;
 	bool coop_split;
 	unsigned int coop_samples;
+	/*
+	 * In xbd->pos_tree while it could host (sync, requests queued, no
+	 * guest itself), keyed by pos_key, its last_end when it was placed.
+	 */
+	struct rb_node pos_node;
+	sector_t pos_key;
 };
 
 /*
@@ -248,7 +254,9 @@ struct xb_data {
 	u64 idle_armed, idle_throughput, injected, wr_interactive, wr_softrt;
 	u64 fifo_expired, back_seeks, idle_starved;
 
-	u64 queues_merged, queues_split;
+	u64 queues_merged, queues_split, queues_merged_by_pos;
+	/* Queues that could host, by position (queue merging); under lock. */
+	struct rb_root pos_tree;
 	/*
 	 * During xb_bio_merge(), under lock: the queues of the submitting
 	 * task for the bio's direction, its own and where its requests go.
