@@ -640,6 +640,7 @@ static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 	struct xb_queue *other = NULL;
 	struct request *rq;
 	struct rb_node *n;
+	u64 vt;
 
 	if (!READ_ONCE(xbd->injection) || READ_ONCE(xbd->strict_guarantees) ||
 	    xbd->inflight >= xq->inject_limit)
@@ -659,10 +660,9 @@ static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 	xb_del_rq(xbd, other, rq);
 	/* Charged to the queue that got the service: S and F move on. */
 	xb_tree_del(xbd, other);
-	other->vstart += xb_vt(xb_charge(other, blk_rq_sectors(rq)),
-			       other->weight);
-	other->vfinish += xb_vt(xb_charge(other, blk_rq_sectors(rq)),
-				other->weight);
+	vt = xb_vt(xb_charge(other, blk_rq_sectors(rq)), other->weight);
+	other->vstart += vt;
+	other->vfinish += vt;
 	if (other->queued) {
 		xb_tree_add(xbd, other);
 	} else {
@@ -1820,12 +1820,7 @@ static unsigned int xb_default_async_depth(unsigned int nr_requests)
 #ifdef XD_DEPTH_UPDATED_TAKES_Q
 static void xb_depth_updated(struct request_queue *q)
 {
-	struct blk_mq_hw_ctx *hctx;
-	unsigned long i;
-
-	queue_for_each_hw_ctx(q, hctx, i)
-		sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags,
-						1);
+	xsched_min_shallow_depth(q, 1);
 }
 #else
 static void xb_depth_updated(struct blk_mq_hw_ctx *hctx)

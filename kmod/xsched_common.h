@@ -664,14 +664,21 @@ static inline void xsched_limit_depth(blk_opf_t opf,
 }
 
 #ifdef XD_DEPTH_UPDATED_TAKES_Q
-static inline void xsched_depth_updated(struct request_queue *q)
+/* Tell every hardware queue's tag map the smallest limit we ask for. */
+static inline void xsched_min_shallow_depth(struct request_queue *q,
+					    unsigned int depth)
 {
 	struct blk_mq_hw_ctx *hctx;
 	unsigned long i;
 
 	queue_for_each_hw_ctx(q, hctx, i)
 		sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags,
-						q->async_depth);
+						depth);
+}
+
+static inline void xsched_depth_updated(struct request_queue *q)
+{
+	xsched_min_shallow_depth(q, q->async_depth);
 }
 #else
 /*
