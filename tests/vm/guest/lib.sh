@@ -119,6 +119,20 @@ bfq_learn_no_queueing() {
 	return $rc
 }
 
+# dirty_limits DIRTY BACKGROUND: page-cache dirty limits in bytes (a
+# writeback flood that starts early and stays bounded); dirty_restore
+# puts the ratios back (writing a ratio zeroes its _bytes twin).
+dirty_limits() {
+	DIRTY_OLD="$(cat /proc/sys/vm/dirty_ratio) $(cat /proc/sys/vm/dirty_background_ratio)"
+	echo "$1" >/proc/sys/vm/dirty_bytes
+	echo "$2" >/proc/sys/vm/dirty_background_bytes
+}
+dirty_restore() {
+	set -- $DIRTY_OLD
+	echo "$1" >/proc/sys/vm/dirty_ratio
+	echo "$2" >/proc/sys/vm/dirty_background_ratio
+}
+
 # fio_run ARGS...: fio with terse errors; prints nothing on success.
 fio_run() { fio --output=/tmp/fio.out "$@" >/tmp/fio.err 2>&1 || { cat /tmp/fio.err /tmp/fio.out >&2; return 1; }; }
 

@@ -66,11 +66,7 @@ cmp_ok "$peak" -ge 40 "sync writes reach their limit (peak $peak)"
 # flusher's writes are async.  No sync, no fsync while sampling, and the
 # device held open: the last close of a block device syncs it, in sync
 # writes.
-# (restored through the ratios: writing one zeroes its _bytes twin)
-old_bg=$(cat /proc/sys/vm/dirty_background_ratio)
-old_dirty=$(cat /proc/sys/vm/dirty_ratio)
-echo $((256 << 20)) >/proc/sys/vm/dirty_bytes
-echo $((1 << 20)) >/proc/sys/vm/dirty_background_bytes
+dirty_limits $((256 << 20)) $((1 << 20))
 # flood: write, then wait (60 s at most) for the flusher to finish
 flood() {
 	local i=0
@@ -115,8 +111,7 @@ wait $fl
 rm -f /tmp/sampling
 wait $rl
 sync
-echo "$old_bg" >/proc/sys/vm/dirty_background_ratio
-echo "$old_dirty" >/proc/sys/vm/dirty_ratio
+dirty_restore
 exec 9<&-
 read -r seen wrong </tmp/raised
 cmp_ok "$seen" -gt 0 "the reader was weight-raised ($seen samples)"

@@ -13,11 +13,7 @@ svc=$(devtime 10000000)		# ns per request, any size
 dev=$(nullb_create xbwb submit_queues=1 size=4096 hw_queue_depth=4 \
 	irqmode=2 completion_nsec=$svc)
 
-# (restored through the ratios: writing one zeroes its _bytes twin)
-old_bg=$(cat /proc/sys/vm/dirty_background_ratio)
-old_dirty=$(cat /proc/sys/vm/dirty_ratio)
-echo $((64 << 20)) >/proc/sys/vm/dirty_bytes
-echo $((1 << 20)) >/proc/sys/vm/dirty_background_bytes
+dirty_limits $((64 << 20)) $((1 << 20))
 
 # run SCHED: the reader's "READS P99_US" and the sectors written meanwhile
 run() {
@@ -57,8 +53,7 @@ for s in mq-deadline bfq xbfq; do
 	diag "$s: reader $iops reads, p99 ${p99} us; flood wrote $((wsec / 2048)) MiB meanwhile"
 	cmp_ok "$wsec" -gt 2048 "$s: the flood kept writing while the reader ran"
 done
-echo "$old_bg" >/proc/sys/vm/dirty_background_ratio
-echo "$old_dirty" >/proc/sys/vm/dirty_ratio
+dirty_restore
 
 read -r bi bp _ </tmp/wb.bfq
 read -r xi xp _ </tmp/wb.xbfq
