@@ -629,16 +629,47 @@ static struct request *xb_take(struct xb_data *xbd, struct xb_queue *xq,
 	return xb_start(xbd, xq, rq, 0, now);
 }
 
+static u64 xb_idle_ns(struct xb_data *xbd, struct xb_queue *xq)
+{
+	u64 sl = READ_ONCE(xbd->slice_idle_ns);
+
+	if (xq->wr_coeff > 1)
+		sl = max_t(u64, sl, XB_WR_MIN_IDLE_NS);
+	return sl;
+}
+
+/*
+ * May @rq of @other go into the idle time of @xq, the in-service queue?
+ * As BFQ: while @xq is weight-raised and thinks briefly between requests
+ * (its latency is what the raising is for), only a raised queue may; and
+ * on a non-rotational device a large request only into an empty device,
+ * since the drive would serve it ahead of @xq's next, small request and
+ * make that wait far longer than the injection saves.
+ */
+static bool xb_may_inject(struct xb_data *xbd, struct xb_queue *xq,
+			  struct xb_queue *other, struct request *rq)
+{
+	bool short_think = xq->ttime_samples < 4 ||
+			   xq->ttime_ns <= xb_idle_ns(xbd, xq);
+
+	if (xq->wr_coeff > 1 && short_think && other->wr_coeff == 1)
+		return false;
+	return xbd->rotational || !xbd->inflight ||
+	       blk_rq_sectors(rq) < XB_INJECT_LARGE_SECTORS;
+}
+
 /*
  * Inject a request of another queue of the same class into the idle time
- * of @xq, within @xq's injection limit.
+ * of @xq, within @xq's injection limit: the first queue owed service
+ * (S <= V), in finish time order, whose next request xb_may_inject().
  */
 static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 				 u64 now)
 {
 	struct xb_class *c = &xbd->cls[xq->cls];
 	struct xb_queue *other = NULL;
-	struct request *rq;
+	struct request *rq = NULL;
+	bool refused = false;
 	struct rb_node *n;
 	u64 vt;
 
@@ -648,15 +679,21 @@ static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 	/* Another queue's request would cost the seek idling saves. */
 	if (xb_idling_boosts_throughput(xbd, xq))
 		return NULL;
-	/* Only a queue that is owed service (S <= V) may get extra. */
 	xb_update_eligible(c);
-	n = rb_first(&c->elig);
-	if (!n)
+	for (n = rb_first(&c->elig); n; n = rb_next(n)) {
+		other = rb_entry(n, struct xb_queue, node);
+		rq = xb_zone_filter(other, xb_queue_pick_rq(xbd, other));
+		if (!rq)
+			continue;
+		if (xb_may_inject(xbd, xq, other, rq))
+			break;
+		refused = true;
+		rq = NULL;
+	}
+	if (!rq) {
+		xbd->inject_refused += refused;
 		return NULL;
-	other = rb_entry(n, struct xb_queue, node);
-	rq = xb_zone_filter(other, xb_queue_pick_rq(xbd, other));
-	if (!rq)
-		return NULL;
+	}
 	xb_del_rq(xbd, other, rq);
 	/* Charged to the queue that got the service: S and F move on. */
 	xb_tree_del(xbd, other);
@@ -678,15 +715,6 @@ static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 static void xb_arm_timer(struct xb_data *xbd, u64 when)
 {
 	hrtimer_start(&xbd->timer, ns_to_ktime(when), HRTIMER_MODE_ABS);
-}
-
-static u64 xb_idle_ns(struct xb_data *xbd, struct xb_queue *xq)
-{
-	u64 sl = READ_ONCE(xbd->slice_idle_ns);
-
-	if (xq->wr_coeff > 1)
-		sl = max_t(u64, sl, XB_WR_MIN_IDLE_NS);
-	return sl;
 }
 
 /* Must the device wait for @xq (sync, in service, empty)? */
@@ -2007,6 +2035,7 @@ enum xb_counter_id {
 	XB_C_DEPTH_SYNC_WRITE,
 	XB_C_DEPTH_ASYNC,
 	XB_C_QUEUES_MERGED_BY_POS,
+	XB_C_INJECT_REFUSED,
 	XB_C_NR
 };
 
@@ -2026,7 +2055,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"queues_merged", "queues_split", "congestion_pct", "congested",
 	"requeued", "lock_waits", "idle_throughput", "idle_starved",
 	"active_raised", "depth_sync_write", "depth_async",
-	"queues_merged_by_pos",
+	"queues_merged_by_pos", "inject_refused",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -2067,6 +2096,7 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_IDLE_THROUGHPUT] = xbd->idle_throughput;
 	v[XB_C_IDLE_STARVED] = xbd->idle_starved;
 	v[XB_C_INJECTED] = xbd->injected;
+	v[XB_C_INJECT_REFUSED] = xbd->inject_refused;
 	v[XB_C_WR_INTERACTIVE] = xbd->wr_interactive;
 	v[XB_C_WR_SOFTRT] = xbd->wr_softrt;
 	v[XB_C_FIFO_EXPIRED] = xbd->fifo_expired;

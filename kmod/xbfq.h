@@ -74,6 +74,7 @@ enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
 #define XB_DISPATCH_BATCH	1
 #define XB_MAX_BATCH		256
 #define XB_MAX_INJECT		16
+#define XB_INJECT_LARGE_SECTORS	24	/* BFQ's BFQQ_SECT_THR_NONROT */
 #define XB_MAX_MS		3600000
 /* Completions take the scheduler lock: all locks are irq-safe. */
 #define XB_IRQSAFE		true
@@ -251,7 +252,8 @@ struct xb_data {
 	u64 completed[XB_NR_CLASS];
 	u64 expired[XB_NR_EXP];
 	u64 insert_merged, request_merged, requeued;
-	u64 idle_armed, idle_throughput, injected, wr_interactive, wr_softrt;
+	u64 idle_armed, idle_throughput, injected, inject_refused;
+	u64 wr_interactive, wr_softrt;
 	u64 fifo_expired, back_seeks, idle_starved;
 
 	u64 queues_merged, queues_split, queues_merged_by_pos;
