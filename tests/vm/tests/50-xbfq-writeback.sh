@@ -2,14 +2,18 @@
 # A sync reader against a writeback flood (the xbfq issue's proof 5):
 # buffered writes to a slow device keep the flusher writing while a
 # process reads 4 KiB at random, one read at a time, for 4 s.  Under
-# mq-deadline, bfq and xbfq in turn on the same device: xbfq's reader
-# must get at least 90% of bfq's reads (less two) and a p99 latency no
-# worse than 1.25x bfq's (plus one device service time), and every
-# scheduler's flood must really have been writing.  mq-deadline's figures are printed for
-# comparison.
+# mq-deadline once, then bfq and xbfq twice each in the order bfq, xbfq,
+# xbfq, bfq (so that a drift of the host's speed during the test weighs on
+# both alike), on the same device: xbfq's reader must get at least 90% of
+# bfq's reads over the two rounds (less two) and a p99 latency (the mean
+# of the two rounds) no worse than 1.25x bfq's plus one device service
+# time, and every scheduler's flood must really have been writing.
+# mq-deadline's figures are printed for comparison.  One round of 4 s
+# under TCG varies by up to 11% between the schedulers (a CI run: xbfq
+# 313 reads against bfq's 353); two rounds halve the variance.
 . /tests/lib.sh
 
-svc=$(devtime 10000000)		# ns per request, any size
+svc=$(devtime 20000000)		# ns per request, any size
 dev=$(nullb_create xbwb submit_queues=1 size=4096 hw_queue_depth=4 \
 	irqmode=2 completion_nsec=$svc)
 
@@ -33,6 +37,10 @@ run() {
 		--invalidate=0 --runtime=4 --time_based >/tmp/wb.err 2>&1 ||
 		{ cat /tmp/wb.err >&2; kill $fl; wait $fl; return 1; }
 	w1=$(awk '{ print $7 }' "/sys/block/$dev/stat")
+	[ "$s" != xbfq ] ||
+		awk '$1 ~ /^(injected|inject_refused|wr_interactive|expired_)/ {
+			printf "%s %s ", $1, $2 }' \
+			"/sys/kernel/debug/block/$dev/sched/stats" >/tmp/wb.ctr
 	kill $fl
 	wait $fl 2>/dev/null
 	sync
@@ -44,23 +52,31 @@ run() {
 	}' /tmp/wb.out
 }
 
-for s in mq-deadline bfq xbfq; do
-	if ! run "$s" >/tmp/wb.$s; then
-		not_ok "$s: run"
+# Sums over the rounds of bfq and of xbfq: reads and p99.
+bi=0 bp=0 xi=0 xp=0
+round=0
+for s in mq-deadline bfq xbfq xbfq bfq; do
+	round=$((round + 1))
+	if ! run "$s" >/tmp/wb.$round; then
+		not_ok "$s: run $round"
 		continue
 	fi
-	read -r iops p99 wsec </tmp/wb.$s
+	read -r iops p99 wsec </tmp/wb.$round
 	diag "$s: reader $iops reads, p99 ${p99} us; flood wrote $((wsec / 2048)) MiB meanwhile"
+	[ "$s" != xbfq ] || diag "xbfq's counters: $(cat /tmp/wb.ctr)"
 	cmp_ok "$wsec" -gt 2048 "$s: the flood kept writing while the reader ran"
+	case $s in
+	bfq) bi=$((bi + iops)) bp=$((bp + p99)) ;;
+	xbfq) xi=$((xi + iops)) xp=$((xp + p99)) ;;
+	esac
 done
 dirty_restore
 
-read -r bi bp _ </tmp/wb.bfq
-read -r xi xp _ </tmp/wb.xbfq
-# (two reads of slack: the debug kernel's reader does about 40)
-cmp_ok "$(((xi + 2) * 10))" -ge "$((bi * 9))" "xbfq's reader: at least 90% of bfq's reads, less two ($xi against $bi)"
+bp=$((bp / 2)) xp=$((xp / 2))
+# (two reads of slack: the debug kernel's reader does about 40 a round)
+cmp_ok "$(((xi + 2) * 10))" -ge "$((bi * 9))" "xbfq's reader: at least 90% of bfq's reads over two rounds, less two ($xi against $bi)"
 bound=$((bp * 5 / 4 + svc / 1000))
-cmp_ok "$xp" -le "$bound" "xbfq's reader: p99 ${xp} us, at most 1.25x bfq's ${bp} us + one service time"
+cmp_ok "$xp" -le "$bound" "xbfq's reader: mean p99 ${xp} us, at most 1.25x bfq's ${bp} us + one service time"
 check "device idle" dev_idle "$dev"
 check "back to none" sched_set "$dev" none
 nullb_remove xbwb
