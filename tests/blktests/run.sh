@@ -89,7 +89,7 @@ fi
 # skips decided here to $out/LABEL.pre.  Prints TAP for what failed.
 prepare() {
 	local label=$1 kodir config initrd stage m t x loop sched kmods= append
-	unset KSRC LABEL_VM_TIMEOUT LABEL_BLKTESTS_TIMEOUT LABEL_BLKTESTS_015_COUNT REQUIRE_KMEMLEAK REQUIRE_DETECTORS HOST_BUILT	# some labels' env
+	unset KSRC LABEL_VM_TIMEOUT LABEL_BLKTESTS_TIMEOUT LABEL_BLKTESTS_015_COUNT LABEL_BLKTESTS_005_TIMEOUT LABEL_BLKTESTS_005_SLACK REQUIRE_KMEMLEAK REQUIRE_DETECTORS HOST_BUILT	# some labels' env
 	if ! "$VM_DIR/fetch-kernel.sh" "$label" >&2 || ! . "$SCHEDCTL_CACHE/kernels/$label.env"; then
 		verdict 1 "$label: fetch kernel"
 		return 1
@@ -151,6 +151,8 @@ DEV_TESTS="$DEV_TESTS"
 SCHED_TESTS="$(echo $sched)"
 TIMEOUT=$TIMEOUT
 BLKT_015_COUNT=${LABEL_BLKTESTS_015_COUNT:-}
+BLKT_005_TIMEOUT=${LABEL_BLKTESTS_005_TIMEOUT:-}
+BLKT_005_SLACK=${LABEL_BLKTESTS_005_SLACK:-}
 INITRD_MODULES="$(echo $kmods)"
 EOC
 	initrd="$out/initrd-$label.gz"

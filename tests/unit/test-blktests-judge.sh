@@ -29,6 +29,7 @@ cat >"$T/clean" <<'EOF'
 BLKT-HOOK ok
 BLKT-LOOP-HOOK ok
 BLKT-SIZE-HOOK ok
+BLKT-SWITCH-HOOK ok
 BLKT-ZONED offered=mq-deadline,xdeadline,none
 BLKT-RESULT pass=all test=block/020 status=pass secs=46 seen=mq-deadline,none,xbfq,xdeadline
 BLKT-RESULT pass=all test=block/020(zoned) status=pass secs=37 seen=mq-deadline,none,xdeadline
@@ -43,7 +44,7 @@ BLKT-DMESG-END
 BLKT-DONE
 EOF
 judge "$T/clean" >"$T/clean.tap"
-has "$T/clean.tap" "6.1: 12 passed, 0 failed, 3 skipped" "a clean run passes"
+has "$T/clean.tap" "6.1: 13 passed, 0 failed, 3 skipped" "a clean run passes"
 has "$T/clean.tap" "ok - 6.1 xbfq block/020 (46 s; active: mq-deadline,none,xbfq,xdeadline)" \
 	"a loop test counts for each scheduler seen active"
 has "$T/clean.tap" "ok - 6.1 xbfq block/020 (zoned) # SKIP xbfq is not offered for zoned null_blk on this kernel" \
@@ -59,6 +60,7 @@ sed -e 's/test=block\/047 status=pass/test=block\/047 status=fail/' \
 	-e 's/null_blk: module loaded/WARNING: CPU: 1 PID: 9 at block\/elevator.c:1/' \
 	-e 's/BLKT-LOOP-HOOK ok/BLKT-LOOP-HOOK missing/' \
 	-e 's/BLKT-SIZE-HOOK ok/BLKT-SIZE-HOOK missing/' \
+	-e 's/BLKT-SWITCH-HOOK ok/BLKT-SWITCH-HOOK missing/' \
 	-e '/BLKT-DONE/d' "$T/clean" >"$T/bad"
 judge "$T/bad" >"$T/bad.tap"
 has "$T/bad.tap" "not ok - 6.1 xdeadline block/047: blktests fail (23 s, loops over every scheduler)" \
@@ -74,6 +76,8 @@ has "$T/bad.tap" "not ok - 6.1: loop hook (BLKT_UNDER_TEST) applied to block/014
 	"a loop hook that did not apply fails"
 has "$T/bad.tap" "not ok - 6.1: size hook (BLKT_015_COUNT) applied to block/015" \
 	"a size hook that did not apply fails"
+has "$T/bad.tap" "not ok - 6.1: switch hook (BLKT_005_TIMEOUT, BLKT_005_SLACK) applied to block/005" \
+	"a switch hook that did not apply fails"
 has "$T/bad.tap" "not ok - 6.1: the guest ran to its end (qemu rc 0, 99 s)" \
 	"a guest that never finished fails"
 

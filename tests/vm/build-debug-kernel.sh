@@ -105,6 +105,13 @@ LABEL_BLKTESTS_TIMEOUT=4800
 # block/015 reads 256 MiB per scheduler here, not 2 GiB (1859 s for the
 # two schedulers in that slow run, 633 s in a faster one).
 LABEL_BLKTESTS_015_COUNT=65536
+# block/005: 60 s of reads (not TIMEOUT's 20), so that each of the four
+# schedulers gets its turns (22 switches in one run, 3 to 10 each), and
+# 120 s for fio to end after them (not 15): with the disk frozen for a
+# switch most of the time, fio ended 9 to 15+ s late after 20 s of reads
+# and 29 s late after 60 s (tests/blktests/guest-init, the switch hook).
+LABEL_BLKTESTS_005_TIMEOUT=60
+LABEL_BLKTESTS_005_SLACK=120
 LABEL_APPEND="xd.test_timeout=900 xd.scale=25 xd.devtime=800 xd.skip=30-simdisk-model,50-xbfq-seqidle"
 HDR_DEBS=""
 EOV
