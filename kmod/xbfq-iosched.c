@@ -302,6 +302,7 @@ static void xb_activate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 		}
 	}
 	xb_wr_update(xbd, xq, now);
+	xq->softrt_update = false;
 	if (was_idle) {
 		/* A new backlogged period: soft real-time rate anchor. */
 		xq->last_busy_served = xq->busy_served;
@@ -334,6 +335,32 @@ static void xb_cancel_idle(struct xb_data *xbd)
 		return;
 	xbd->idling = false;
 	hrtimer_try_to_cancel(&xbd->timer);
+}
+
+/*
+ * When a queue that went empty may come back and be raised as soft
+ * real-time (BFQ's soft_rt_next_start): a soft real-time stream asks for
+ * little bandwidth, so no sooner than its service since it became busy
+ * allows at XB_SOFTRT_RATE, nor than slice_idle and four ticks from now,
+ * nor than the bar it had.  Set only once nothing is queued or in flight:
+ * a queue that expires with reads in flight is set at their last
+ * completion (softrt_update), so that a greedy reader whose submissions
+ * come in bursts is not taken for a low-rate stream.  An I/O-bound queue
+ * (it used a whole budget this busy period) is barred for a second.
+ */
+static void xb_softrt_set_next(struct xb_data *xbd, struct xb_queue *xq,
+			       u64 now)
+{
+	u64 next = xq->busy_start_ns +
+		   div_u64(xq->busy_served * NSEC_PER_SEC, XB_SOFTRT_RATE);
+
+	next = max(next, now + READ_ONCE(xbd->slice_idle_ns) +
+			 jiffies_to_nsecs(4));
+	if (xq->io_bound)
+		next = max(next, now + NSEC_PER_SEC);
+	if (xb_after(next, xq->softrt_next_ns))
+		xq->softrt_next_ns = next;
+	xq->softrt_update = false;
 }
 
 /*
@@ -406,14 +433,10 @@ static void xb_expire(struct xb_data *xbd, struct xb_queue *xq, int reason,
 	} else {
 		xb_deactivate(xbd, xq);
 		xq->last_empty_ns = now;
-		/*
-		 * A soft real-time stream asks for little bandwidth: it comes
-		 * back no sooner than its service since it became busy allows
-		 * at XB_SOFTRT_RATE.  An I/O-bound queue is not one.
-		 */
-		xq->softrt_next_ns = xq->io_bound ? now + NSEC_PER_SEC :
-			xq->busy_start_ns +
-			div_u64(xq->busy_served * NSEC_PER_SEC, XB_SOFTRT_RATE);
+		if (xq->inflight)
+			xq->softrt_update = true;
+		else
+			xb_softrt_set_next(xbd, xq, now);
 	}
 	xb_update_active(xbd, xq);
 	if (xq->prio_pending)
@@ -1768,6 +1791,10 @@ static void xb_finish_request(struct request *rq)
 			xbd->nonidle_done_ns = now;
 		}
 		xq->last_done_ns = now;
+		/* Not while raised as interactive, as BFQ. */
+		if (xq->softrt_update && !xq->inflight && !xq->queued &&
+		    (xq->wr_coeff == 1 || xq->wr_softrt))
+			xb_softrt_set_next(xbd, xq, now);
 		if (!(state & XB_RQ_INJECTED))
 			xb_inject_feedback(xq, state, now - rq->fifo_time);
 		xb_update_active(xbd, xq);

@@ -162,7 +162,8 @@ struct xb_queue {
 	u64 last_busy_served;		/* sectors in the last busy period */
 	bool io_bound;			/* used a whole budget this busy period */
 	bool was_idle;			/* nothing queued or in flight before */
-	u64 softrt_next_ns;
+	u64 softrt_next_ns;		/* earliest soft real-time return */
+	bool softrt_update;		/* set it at the last completion */
 	/* Burst membership, set at creation. */
 	bool large_burst;
 	bool burst_protected;
@@ -352,6 +353,12 @@ static inline void xb_wr_update(struct xb_data *xbd, struct xb_queue *xq,
 	if (xq->wr_coeff > 1 &&
 	    (!READ_ONCE(xbd->low_latency) || !xb_after(xq->wr_end_ns, now) ||
 	     xq->cls != XB_BE)) {
+		/*
+		 * The end of interactive raising forgets the bandwidth the
+		 * queue took while an application loaded (BFQ does too).
+		 */
+		if (!xq->wr_softrt)
+			xq->softrt_next_ns = now;
 		xq->wr_coeff = 1;
 		xq->wr_softrt = false;
 	}
