@@ -274,6 +274,7 @@ static void xb_activate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 	/* Nothing queued or in flight before: truly idle until now. */
 	bool was_idle = xq->was_idle;
 	u64 gap = was_idle ? now - max(xq->last_done_ns, xq->last_empty_ns) : 0;
+	bool raised = xq->wr_coeff > 1 && xb_after(xq->wr_end_ns, now);
 
 	/* Weight raising decisions (low_latency). */
 	if (READ_ONCE(xbd->low_latency) && xq->cls == XB_BE && xq->sync &&
@@ -321,6 +322,14 @@ static void xb_activate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 	xb_vsum_enter(xbd, xq);
 	if (!xq->budget)
 		xq->budget = xb_max_budget(xbd);
+	/*
+	 * A raising period starts: a budget near the queue's backlog, not its
+	 * last one or the largest (a new queue), so that its finish time and
+	 * so its wait behind other raised queues stay short (BFQ: twice its
+	 * minimum budget, a sixteenth of the largest).
+	 */
+	if (!raised && xq->wr_coeff > 1)
+		xq->budget = min(xq->budget, xb_max_budget(xbd) / 16);
 	xq->budget = clamp(xq->budget, xb_min_budget(xbd), xb_max_budget(xbd));
 	/* Never start behind V (no credit for idleness), nor before F. */
 	xq->vstart = xb_after(xq->vfinish, c->vtime) ? xq->vfinish : c->vtime;
