@@ -5,8 +5,9 @@
 # with 64 scheduler tags, so that the scheduler, not the tag allocator,
 # decides who waits.  A read that takes longer than its period missed its
 # deadline.  The periodic reader starts 5 s after the greedy readers, once
-# their interactive raising is over under both schedulers (a new reader
-# among raised greedy ones: see docs/xbfq.md, known weaknesses).  Under
+# their interactive raising is over under both schedulers (started at
+# 3 s, among raised greedy ones, xbfq's first read waited 233-243 ms
+# until a raised queue's first budget was made small; docs/xbfq.md).  Under
 # mq-deadline once, then bfq, xbfq, xbfq, bfq: over its two rounds xbfq's
 # reader must keep its pace (95% of its reads) and miss no more deadlines
 # than bfq's did (two of slack in some 300 reads, for the TCG guest's
