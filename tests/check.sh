@@ -35,6 +35,19 @@ unit_btfgen() {
 	echo "btfgen: $((${n:-0} - f)) passed, $((f + (rc != 0 && f == 0))) failed"
 }
 
+# In the full run the blktests lane runs beside everything else, from
+# the start: it needs neither the unit suites nor the packages, and its
+# guests and the VM suite's boot through the host's VM slots (vm_slot in
+# tests/vm/common.sh, one guest per host CPU, the longest first), so the
+# debug kernel's long boots start while the rest builds and overlap the
+# others' instead of following them.  Its output is printed when the VM
+# suite is done.
+bt_pid=
+if [ "$what" = all ] && [ "${CHECK_SERIAL:-0}" = 0 ]; then
+	echo "== blktests (in the background, from the start)"
+	tests/blktests/run.sh "$@" >"$logs/blktests.log" 2>&1 &
+	bt_pid=$!
+fi
 case $what in
 unit | all)
 	run unit-btfgen unit_btfgen
@@ -53,17 +66,6 @@ packaging | all)
 	run packaging tests/packaging/check-packaging.sh
 	;;
 esac
-# In the full run the blktests lane runs beside the VM suite: both boot
-# their guests through the host's VM slots (vm_slot in tests/vm/common.sh,
-# one guest per host CPU), so the debug kernel's long boots of the two
-# lanes overlap the others' instead of following them.  Its output is
-# printed when the VM suite is done.
-bt_pid=
-if [ "$what" = all ] && [ "${CHECK_SERIAL:-0}" = 0 ]; then
-	echo "== blktests (in the background, beside the VM suite)"
-	tests/blktests/run.sh "$@" >"$logs/blktests.log" 2>&1 &
-	bt_pid=$!
-fi
 case $what in
 vm | all)
 	# After the packaging suite, the guest gets its schedctl from the .deb.

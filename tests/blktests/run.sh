@@ -13,7 +13,7 @@
 # Variables: BLKTESTS_SCHEDS (default "xdeadline xbfq"; "mq-deadline bfq"
 # runs the same tests on the stock schedulers, for comparison),
 # BLKTESTS_TIMEOUT (blktests' TIMEOUT, default 20), BLKTESTS_JOBS (VMs at
-# once, default 2), BLKTESTS_VM_TIMEOUT (seconds per boot, default 1500
+# once, default 4), BLKTESTS_VM_TIMEOUT (seconds per boot, default 1500
 # or the label's LABEL_BLKTESTS_TIMEOUT or LABEL_VM_TIMEOUT),
 # BLKTESTS_TESTS (override the test list, e.g. "block/021 zbd/005").
 # Logs: build/blktests/<label>.log (serial console), <label>.tap.
@@ -169,20 +169,22 @@ KREL=$KREL
 INITRD=$initrd
 VM_LIMIT=${BLKTESTS_VM_TIMEOUT:-${LABEL_BLKTESTS_TIMEOUT:-${LABEL_VM_TIMEOUT:-1500}}}
 NEED_KMEMLEAK=${REQUIRE_DETECTORS:-${REQUIRE_KMEMLEAK:-}}
-SLOT_FIRST=${HOST_BUILT:+1}
+SLOT_GUESS=${HOST_BUILT:+1100}
 APPEND="$append"
 LOOP="$(echo $loop)"
 SCHED="$(echo $sched)"
 EOV
 }
 
-# boot LABEL: boot the prepared guest in a VM slot (vm_slot; the debug
-# kernel's, the longest, takes the first free one); the serial log goes
-# to $out/LABEL.log
+# boot LABEL: boot the prepared guest in a VM slot (vm_slot: the longest
+# guests first, by what this label's boot took last here, else 1100 s
+# for the debug kernel and 170 s for Debian's); the serial log goes to
+# $out/LABEL.log
 boot() {
-	local SLOT_FIRST=
+	local SLOT_GUESS= key=
 	. "$out/$1.vars"
-	VM_SLOT_FIRST=$SLOT_FIRST vm_slot boot_now "$@"
+	[ -n "${BLKTESTS_TESTS:-}" ] || key="blktests-$1"
+	VM_SLOT_PRIO=${SLOT_GUESS:-170} VM_SLOT_KEY=$key vm_slot boot_now "$@"
 }
 boot_now() {
 	local label=$1 t0
@@ -221,26 +223,24 @@ count() {	# count TAPFILE: add its "N passed, N failed, N skipped"
 	skipped=$((skipped + $(echo "$line" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')))
 }
 
-# Build everything first (the build steps share caches and apt lists),
-# then boot up to BLKTESTS_JOBS kernels at once, each in a VM slot (TCG
-# runs each guest on one host thread; vm_slot caps the guests on the host,
-# with the VM suite's when make check runs both lanes side by side).  The
-# debug kernel (KASAN, lockdep) is the slowest by far: it boots first, and
-# takes the first free slot (VM_SLOT_FIRST in boot).
+# Each label boots as soon as it is built (the build steps share caches
+# and apt lists, so they run one after the other), up to BLKTESTS_JOBS
+# kernels at once, each in a VM slot (TCG runs each guest on one host
+# thread; vm_slot caps the guests on the host, with the VM suite's when
+# make check runs both lanes side by side).  The debug kernel (KASAN,
+# lockdep) is the slowest by far: it is built first, so its guest starts
+# while the others build, and the slots go to the longest guests first.
 case " $labels " in
 *" debug "*) labels="debug $(echo " $labels " | sed 's/ debug / /g')" ;;
 esac
 ready=
+t0=$(date +%s)
 for label in $labels; do
 	rm -f "$out/$label.vars" "$out/$label.rc" "$out/$label.pre"
 	: >"$out/$label.pre"
-	if prepare "$label"; then
-		ready="$ready $label"
-	fi
-done
-t0=$(date +%s)
-for label in $ready; do
-	while [ "$(jobs -rp | wc -l)" -ge "${BLKTESTS_JOBS:-2}" ]; do
+	prepare "$label" || continue
+	ready="$ready $label"
+	while [ "$(jobs -rp | wc -l)" -ge "${BLKTESTS_JOBS:-4}" ]; do
 		wait -n
 	done
 	echo "# $label: booting"
@@ -251,6 +251,6 @@ for label in $ready; do
 	judge "$label" | tee "$out/$label.tap"
 	count "$out/$label.tap"
 done
-echo "# blktests VMs: $(($(date +%s) - t0)) s of wall time"
+echo "# blktests lane: $(($(date +%s) - t0)) s of wall time, builds and boots"
 echo "blktests: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

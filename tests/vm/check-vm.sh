@@ -48,10 +48,12 @@ verdict() {	# verdict OK DESC
 # initramfs are ready, in a VM slot (vm_slot in common.sh: at most one
 # guest per host CPU, shared with the blktests lane); the results are
 # printed in label order when all are done.  The debug kernel's VM is the
-# slowest by far (KASAN and lockdep under TCG): it is listed first and
-# takes the first free slot (VM_SLOT_FIRST), so the short guests fill in
-# around it instead of it starting last.  VM_PARALLEL=0 runs the labels
-# one after the other, in the foreground.
+# slowest by far (KASAN and lockdep under TCG): the slots go to the
+# longest guests first (VM_SLOT_PRIO, VM_SLOT_KEY: the time the label's
+# whole suite took last here, else 1500 s for the debug kernel and 600 s
+# for Debian's), so the short guests fill in around the long ones instead
+# of one starting last.  VM_PARALLEL=0 runs the labels one after the
+# other, in the foreground.
 case " $labels " in
 *" debug "*) labels="debug $(echo " $labels " | sed 's/ debug / /g')" ;;
 esac
@@ -82,7 +84,11 @@ for label in $labels; do
 	[ -n "${HOST_BUILT:-}" ] || selftest_label=${selftest_label:-$label}
 	if [ "${VM_PARALLEL:-1}" != 0 ]; then
 		echo "# $label: VM running in the background, results below"
-		VM_SLOT_FIRST=${HOST_BUILT:+1} "$VM_DIR/run-vm.sh" "$label" "$initrd" \
+		key= guess=600
+		[ "${VM_TESTS:-all}" != all ] || key=vm-$label
+		[ -z "${HOST_BUILT:-}" ] || guess=1500
+		VM_SLOT_PRIO=$guess VM_SLOT_KEY=$key \
+			"$VM_DIR/run-vm.sh" "$label" "$initrd" \
 			"$out/$label.log" "${VM_TESTS:-all}" >"$out/$label.tap" &
 		bg_labels="$bg_labels $label"
 		continue

@@ -29,27 +29,35 @@ cache_lock() {
 # tests' timing assertions need theirs, so at most VM_SLOTS guests
 # (default: the host's CPUs) run at once, across the VM suite, the
 # blktests lane and any other checkout using the same $SCHEDCTL_CACHE.
-# VM_SLOT_FIRST=1 marks a long guest (the debug kernel's): while one such
-# waits, other guests leave the free slots to it, so the longest guests
-# start first and the short ones fill in around them (started last, a
-# 25 min guest leaves a core idle at the end of the run).
+# VM_SLOT_PRIO=N (default 0) orders the waiters: a free slot goes to the
+# waiter with the highest N.  N is the guest's expected run time in
+# seconds, so the longest guests start first and the short ones fill in
+# around them (started last, a 25 min guest leaves a core idle at the end
+# of the run).  With VM_SLOT_KEY=NAME, N is what the guest of that name
+# took the last time it ran to a good end here (kept in the slot
+# directory), VM_SLOT_PRIO only the first time.  Waiters of equal N take
+# the slots in no particular order.
 vm_slot() {
 	local n=${VM_SLOTS:-$(nproc)} dir="$SCHEDCTL_CACHE/vm-slots" i fd rc
-	local mark=
+	local prio=${VM_SLOT_PRIO:-0} key=${VM_SLOT_KEY:-} mark t0
 	mkdir -p "$dir"
-	if [ "${VM_SLOT_FIRST:-0}" = 1 ]; then
-		mark="$dir/first.$BASHPID"
-		: >"$mark"
+	if [ -n "$key" ] && [ -s "$dir/took.$key" ]; then
+		read -r prio <"$dir/took.$key"
 	fi
+	mark="$dir/wait.$BASHPID"
+	echo "$prio" >"$mark"
 	while :; do
-		if [ -n "$mark" ] || ! vm_slot_first_waiting "$dir"; then
+		if ! vm_slot_higher_waiting "$dir" "$prio"; then
 			for ((i = 1; i <= n; i++)); do
 				exec {fd}>>"$dir/$i"
 				if flock -n "$fd"; then
-					[ -z "$mark" ] || rm -f "$mark"
+					rm -f "$mark"
+					t0=$SECONDS
 					"$@"
 					rc=$?
 					exec {fd}>&-
+					[ -z "$key" ] || [ "$rc" != 0 ] ||
+						echo $((SECONDS - t0)) >"$dir/took.$key"
 					return $rc
 				fi
 				exec {fd}>&-
@@ -59,18 +67,20 @@ vm_slot() {
 	done
 }
 
-# vm_slot_first_waiting DIR: is a VM_SLOT_FIRST guest waiting for a slot?
-# A mark whose process is gone (killed while it waited) is removed.
-vm_slot_first_waiting() {
-	local f pid found=1
-	for f in "$1"/first.*; do
+# vm_slot_higher_waiting DIR PRIO: does a waiter with a priority above
+# PRIO wait for a slot?  A mark whose process is gone (killed while it
+# waited) is removed.
+vm_slot_higher_waiting() {
+	local f pid p found=1
+	for f in "$1"/wait.*; do
 		[ -e "$f" ] || continue
 		pid=${f##*.}
-		if kill -0 "$pid" 2>/dev/null; then
-			found=0
-		else
+		if ! kill -0 "$pid" 2>/dev/null; then
 			rm -f "$f"
+			continue
 		fi
+		read -r p <"$f" 2>/dev/null || continue
+		[ "${p:-0}" -gt "$2" ] 2>/dev/null && found=0
 	done
 	return $found
 }
