@@ -1514,7 +1514,10 @@ static void xb_insert_list(struct xb_data *xbd, struct list_head *list,
 	}
 }
 
-/* Sort deferred insertions in; returns true if there were any. */
+/*
+ * Sort deferred insertions in; returns true if there were any.  @now may
+ * be 0 (the caller has not read the clock): read only if there are.
+ */
 static bool xb_drain_deferred(struct xb_data *xbd, struct list_head *free,
 			      u64 now)
 {
@@ -1523,6 +1526,8 @@ static bool xb_drain_deferred(struct xb_data *xbd, struct list_head *free,
 
 	if (!xsched_defer_take(&xbd->core, &head, &tail))
 		return false;
+	if (!now)
+		now = ktime_get_ns();
 	xb_insert_list(xbd, &head, XD_INSERT_FLAGS_HEAD, free, now, true, 0);
 	xb_insert_list(xbd, &tail, XD_INSERT_FLAGS_TAIL, free, now, true, 0);
 	return true;
@@ -1537,17 +1542,19 @@ static void xb_insert_requests(struct blk_mq_hw_ctx *hctx,
 	unsigned long irqflags;
 	enum xsched_ins how;
 	LIST_HEAD(free);
+	u64 now;
 
 	how = xsched_insert_lock(&xbd->core, &xbd->lock, list,
 				 XD_INSERT_AT_HEAD(flags), defer, XB_IRQSAFE,
 				 &irqflags);
 	if (how == XSCHED_INS_DEFERRED)
 		return;
+	/* One clock read for the whole insertion. */
+	now = ktime_get_ns();
 	xsched_cong_sample(&xbd->core, &xbd->cong,
-			   xb_drain_deferred(xbd, &free, ktime_get_ns()) ||
+			   xb_drain_deferred(xbd, &free, now) ||
 			   how == XSCHED_INS_WAITED);
-	xb_insert_list(xbd, list, flags, &free, ktime_get_ns(), false,
-		       jiffies);
+	xb_insert_list(xbd, list, flags, &free, now, false, jiffies);
 	spin_unlock_irqrestore(&xbd->lock, irqflags);
 	xd_free_requests(&free);
 }
@@ -1588,7 +1595,7 @@ retry:
 		goto out;
 
 	contended = xsched_dispatch_lock(&xbd->core, &xbd->lock, true, &flags);
-	if (xb_drain_deferred(xbd, &free, ktime_get_ns()))
+	if (xb_drain_deferred(xbd, &free, 0))
 		contended = true;
 	xsched_cong_sample(&xbd->core, &xbd->cong, contended);
 	rq = xb_pick(xbd);
