@@ -27,6 +27,7 @@ has() {		# has FILE LINE DESC: FILE has exactly LINE
 echo "ok - 6.1 xdeadline block/014 # SKIP no fault injection" >"$T/pre"
 cat >"$T/clean" <<'EOF'
 BLKT-HOOK ok
+BLKT-KMEMLEAK-HOOK ok
 BLKT-LOOP-HOOK ok
 BLKT-SIZE-HOOK ok
 BLKT-SWITCH-HOOK ok
@@ -44,7 +45,7 @@ BLKT-DMESG-END
 BLKT-DONE
 EOF
 judge "$T/clean" >"$T/clean.tap"
-has "$T/clean.tap" "6.1: 13 passed, 0 failed, 3 skipped" "a clean run passes"
+has "$T/clean.tap" "6.1: 14 passed, 0 failed, 3 skipped" "a clean run passes"
 has "$T/clean.tap" "ok - 6.1 xbfq block/020 (46 s; active: mq-deadline,none,xbfq,xdeadline)" \
 	"a loop test counts for each scheduler seen active"
 has "$T/clean.tap" "ok - 6.1 xbfq block/020 (zoned) # SKIP xbfq is not offered for zoned null_blk on this kernel" \
@@ -59,6 +60,7 @@ sed -e 's/test=block\/047 status=pass/test=block\/047 status=fail/' \
 	-e '/test=block\/020 /d' -e 's/^BLKT-KMEMLEAK-END/unreferenced object 0xffff8880 (size 64):\n&/' \
 	-e 's/null_blk: module loaded/WARNING: CPU: 1 PID: 9 at block\/elevator.c:1/' \
 	-e 's/BLKT-LOOP-HOOK ok/BLKT-LOOP-HOOK missing/' \
+	-e 's/BLKT-KMEMLEAK-HOOK ok/BLKT-KMEMLEAK-HOOK missing/' \
 	-e 's/BLKT-SIZE-HOOK ok/BLKT-SIZE-HOOK missing/' \
 	-e 's/BLKT-SWITCH-HOOK ok/BLKT-SWITCH-HOOK missing/' \
 	-e '/BLKT-DONE/d' "$T/clean" >"$T/bad"
@@ -74,6 +76,8 @@ has "$T/bad.tap" "not ok - 6.1: kmemleak scan after the tests: 1 unreferenced ob
 	"a kmemleak report fails"
 has "$T/bad.tap" "not ok - 6.1: loop hook (BLKT_UNDER_TEST) applied to block/014, 015, 020 and 021" \
 	"a loop hook that did not apply fails"
+has "$T/bad.tap" "not ok - 6.1: kmemleak hook (BLKT_KMEMLEAK_EACH) applied to check" \
+	"a kmemleak hook that did not apply fails"
 has "$T/bad.tap" "not ok - 6.1: size hook (BLKT_015_COUNT) applied to block/015" \
 	"a size hook that did not apply fails"
 has "$T/bad.tap" "not ok - 6.1: switch hook (BLKT_005_TIMEOUT, BLKT_005_SLACK) applied to block/005" \

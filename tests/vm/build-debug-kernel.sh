@@ -112,6 +112,10 @@ LABEL_BLKTESTS_015_COUNT=65536
 # and 29 s late after 60 s (tests/blktests/guest-init, the switch hook).
 LABEL_BLKTESTS_005_TIMEOUT=60
 LABEL_BLKTESTS_005_SLACK=120
+# blktests' kmemleak scan after every test: off (about 14 s a test here,
+# a quarter of the boot); the scans at the end of the boot find any leak
+# (tests/blktests/guest-init, the kmemleak hook).
+LABEL_BLKTESTS_KMEMLEAK_EACH=0
 LABEL_APPEND="xd.test_timeout=900 xd.scale=25 xd.devtime=800 xd.skip=30-simdisk-model,50-xbfq-seqidle"
 HDR_DEBS=""
 EOV
