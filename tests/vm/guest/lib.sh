@@ -133,6 +133,16 @@ dirty_restore() {
 	echo "$2" >/proc/sys/vm/dirty_background_ratio
 }
 
+# terse_p99 FILE JOB: the p99 completion latency in microseconds of job
+# JOB in fio's terse (version 3) output FILE, run with
+# --percentile_list=99: the field that reads "99.000000%=N".
+terse_p99() {
+	awk -F';' -v job="$2" '$3 == job {
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^99.0*%=/) { sub(/.*=/, "", $i); print $i; exit }
+	}' "$1"
+}
+
 # fio_run ARGS...: fio with terse errors; prints nothing on success.
 fio_run() { fio --output=/tmp/fio.out "$@" >/tmp/fio.err 2>&1 || { cat /tmp/fio.err /tmp/fio.out >&2; return 1; }; }
 

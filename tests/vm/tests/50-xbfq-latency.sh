@@ -19,9 +19,7 @@ run() {
 		--name=rd --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
 		--ioengine=psync --offset=1536m --size=512m --time_based --runtime=6 \
 		>/dev/null 2>&1
-	awk -F';' '$3 == "rd" {
-		for (i = 1; i <= NF; i++) if ($i ~ /^99.0*%=/) { sub(/.*=/, "", $i); print $i; exit }
-	}' /tmp/lat.out
+	terse_p99 /tmp/lat.out rd
 }
 
 none=$(run none)

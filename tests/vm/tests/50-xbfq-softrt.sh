@@ -11,7 +11,9 @@
 # mq-deadline once, then bfq, xbfq, xbfq, bfq: over its two rounds xbfq's
 # reader must keep its pace (95% of its reads) and miss no more deadlines
 # than bfq's did (two of slack in some 300 reads, for the TCG guest's
-# hiccups), with a mean p99 under the period.
+# hiccups), with a mean p99 under the period.  Where xd.devtime stretches
+# the device (the debug kernel, whose run is the longest of make check),
+# no mq-deadline round.
 . /tests/lib.sh
 
 period_ms=$((40 * XD_DEVTIME / 100))
@@ -55,7 +57,9 @@ run() {
 }
 
 bn=0 bm=0 xn=0 xm=0 xp=0
-for s in mq-deadline bfq xbfq xbfq bfq; do
+rounds=2 order="mq-deadline bfq xbfq xbfq bfq"
+[ "$XD_DEVTIME" -le 100 ] || order="bfq xbfq xbfq bfq"
+for s in $order; do
 	if ! run "$s" >/tmp/sr.res; then
 		not_ok "$s: periodic reader ran"
 		continue
@@ -68,9 +72,9 @@ for s in mq-deadline bfq xbfq xbfq bfq; do
 	xbfq) xn=$((xn + n)) xm=$((xm + m)) xp=$((xp + p99)) ;;
 	esac
 done
-cmp_ok "$((xn * 100))" -ge "$((2 * pace * 95))" "xbfq's periodic reader kept its pace ($xn reads of $((2 * pace)))"
+cmp_ok "$((xn * 100))" -ge "$((rounds * pace * 95))" "xbfq's periodic reader kept its pace ($xn reads of $((rounds * pace)))"
 cmp_ok "$xm" -le "$((bm + 2))" "xbfq: deadline misses no more than bfq's ($xm against $bm, of $xn and $bn reads)"
-cmp_ok "$((xp / 2))" -lt "$((period_ms * 1000))" "xbfq: mean p99 $((xp / 2)) us, under the period"
+cmp_ok "$((xp / rounds))" -lt "$((period_ms * 1000))" "xbfq: mean p99 $((xp / rounds)) us, under the period"
 check "device idle" dev_idle "$dev"
 check "back to none" sched_set "$dev" none
 nullb_remove xbsr
