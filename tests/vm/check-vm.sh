@@ -98,6 +98,33 @@ for label in $labels; do
 	count "$out/$label.tap"
 done
 
+# The KSRC= fallback must detect the same features as the BTF path.  (These
+# builds run while the guests do: after them, they would add to the run.)
+case " $labels " in
+*" 6.1 "*)
+	. "$SCHEDCTL_CACHE/kernels/6.1.env"
+	ksrc=$("$VM_DIR/fetch-ksrc.sh" 6.1) &&
+		"$VM_DIR/build-modules.sh" 6.1 "$ksrc" >/dev/null &&
+		cmp -s "$REPO_DIR/build/kmod/$KREL/generated/xd_features.h" \
+			"$REPO_DIR/build/kmod-ksrc/$KREL/generated/xd_features.h"
+	verdict $? "6.1: KSRC build detects the same features as the BTF build"
+	;;
+esac
+
+# The debug kernel's tree and 7.x's BTF come from the same Debian source
+# while sid has one kernel: both builds must detect the same features.
+case " $labels " in
+*" debug "*" 7.x "*)
+	dbg=$(. "$SCHEDCTL_CACHE/kernels/debug.env" && echo "$KDEBVER $KREL")
+	new=$(. "$SCHEDCTL_CACHE/kernels/7.x.env" && echo "$KDEBVER $KREL")
+	if [ "${dbg% *}" = "${new% *}" ]; then
+		cmp -s "$REPO_DIR/build/kmod-ksrc/${dbg#* }/generated/xd_features.h" \
+			"$REPO_DIR/build/kmod/${new#* }/generated/xd_features.h"
+		verdict $? "debug: the KSRC build detects the same features as 7.x's BTF build"
+	fi
+	;;
+esac
+
 # The harness must turn a failing guest assertion into a failed run.
 if [ -n "${selftest_label:-}" ]; then
 	"$VM_DIR/run-vm.sh" "$selftest_label" "$out/initrd-$selftest_label.gz" \
@@ -130,32 +157,6 @@ if [ -n "$bg_labels" ]; then
 		count "$out/$label.tap"
 	done
 fi
-
-# The KSRC= fallback must detect the same features as the BTF path.
-case " $labels " in
-*" 6.1 "*)
-	. "$SCHEDCTL_CACHE/kernels/6.1.env"
-	ksrc=$("$VM_DIR/fetch-ksrc.sh" 6.1) &&
-		"$VM_DIR/build-modules.sh" 6.1 "$ksrc" >/dev/null &&
-		cmp -s "$REPO_DIR/build/kmod/$KREL/generated/xd_features.h" \
-			"$REPO_DIR/build/kmod-ksrc/$KREL/generated/xd_features.h"
-	verdict $? "6.1: KSRC build detects the same features as the BTF build"
-	;;
-esac
-
-# The debug kernel's tree and 7.x's BTF come from the same Debian source
-# while sid has one kernel: both builds must detect the same features.
-case " $labels " in
-*" debug "*" 7.x "*)
-	dbg=$(. "$SCHEDCTL_CACHE/kernels/debug.env" && echo "$KDEBVER $KREL")
-	new=$(. "$SCHEDCTL_CACHE/kernels/7.x.env" && echo "$KDEBVER $KREL")
-	if [ "${dbg% *}" = "${new% *}" ]; then
-		cmp -s "$REPO_DIR/build/kmod-ksrc/${dbg#* }/generated/xd_features.h" \
-			"$REPO_DIR/build/kmod/${new#* }/generated/xd_features.h"
-		verdict $? "debug: the KSRC build detects the same features as 7.x's BTF build"
-	fi
-	;;
-esac
 
 echo "vm: $passed passed, $failed failed"
 [ "$failed" = 0 ]
