@@ -4,8 +4,7 @@
 # vm_slot (tests/vm/common.sh), no VM: at most VM_SLOTS commands run at
 # once; a free slot goes to the waiter with the highest VM_SLOT_PRIO,
 # whoever waited longer; a mark left by a killed waiter does not hold the
-# others back; two half guests (VM_SLOT_HALF=1) share a slot, a whole one
-# shares it with none.  Last line: "vm-slot: N passed, N failed".
+# others back.  Last line: "vm-slot: N passed, N failed".
 
 cd "$(dirname "$0")/../.." || exit 1
 pass=0 fail=0 n=0
@@ -65,35 +64,6 @@ if [ -z "$(ls "$SCHEDCTL_CACHE"/vm-slots/wait.* 2>/dev/null)" ]; then
 	ok "no mark is left once the guests ran"
 else
 	notok "no mark is left once the guests ran"
-fi
-
-# Half guests: two share the one slot, a whole guest waits for both to
-# end, and a half guest that comes while the whole one runs waits for it.
-: >"$T/log"
-VM_SLOT_HALF=1 vm_slot job halfA 2 &
-sleep 0.3
-VM_SLOT_HALF=1 vm_slot job halfB 2.5 &
-sleep 0.3
-vm_slot job whole 3 &
-sleep 4.8
-VM_SLOT_HALF=1 vm_slot job halfC 0 &
-wait
-if awk '/^start half[AB]/ { n++; if (n > max) max = n } /^end half[AB]/ { n-- } END { exit max != 2 }' "$T/log"; then
-	ok "two half guests run at once in one slot"
-else
-	notok "two half guests run at once in one slot"; sed 's/^/#   /' "$T/log"
-fi
-if awk '/^start whole/ { w = 1; if (n) bad = 1 } /^end whole/ { w = 0 }
-	/^start half/ { n++; if (w) bad = 1 } /^end half/ { n-- } END { exit bad }' "$T/log"; then
-	ok "a whole guest shares its slot with no half guest"
-else
-	notok "a whole guest shares its slot with no half guest"; sed 's/^/#   /' "$T/log"
-fi
-order=$(grep "^start" "$T/log" | cut -d" " -f2 | xargs)
-if [ "$order" = "halfA halfB whole halfC" ]; then
-	ok "all four ran, the late half guest after the whole one (order: $order)"
-else
-	notok "all four ran, the late half guest after the whole one (order: $order)"; sed 's/^/#   /' "$T/log"
 fi
 
 rm -rf "$T"

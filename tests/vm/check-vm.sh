@@ -52,12 +52,8 @@ verdict() {	# verdict OK DESC
 # longest guests first (VM_SLOT_PRIO, VM_SLOT_KEY: the time the label's
 # whole suite took last here, else 1500 s for the debug kernel and 600 s
 # for Debian's), so the short guests fill in around the long ones instead
-# of one starting last.  Debian's kernels' suites wait on the modelled
-# disk's clock much of the time (45-49 % of a core each, measured in a
-# full run): they take half a slot each (VM_SLOT_HALF), two beside one
-# whole guest on a 2-CPU host; VM_SUITE_HALF_SLOT=0 gives them a whole
-# one.  VM_PARALLEL=0 runs the labels one after the other, in the
-# foreground.
+# of one starting last.  VM_PARALLEL=0 runs the labels one after the
+# other, in the foreground.
 case " $labels " in
 *" debug "*) labels="debug $(echo " $labels " | sed 's/ debug / /g')" ;;
 esac
@@ -88,10 +84,10 @@ for label in $labels; do
 	[ -n "${HOST_BUILT:-}" ] || selftest_label=${selftest_label:-$label}
 	if [ "${VM_PARALLEL:-1}" != 0 ]; then
 		echo "# $label: VM running in the background, results below"
-		key= guess=600 half=${VM_SUITE_HALF_SLOT:-1}
+		key= guess=600
 		[ "${VM_TESTS:-all}" != all ] || key=vm-$label
-		[ -z "${HOST_BUILT:-}" ] || guess=1500 half=0
-		VM_SLOT_PRIO=$guess VM_SLOT_KEY=$key VM_SLOT_HALF=$half \
+		[ -z "${HOST_BUILT:-}" ] || guess=1500
+		VM_SLOT_PRIO=$guess VM_SLOT_KEY=$key \
 			"$VM_DIR/run-vm.sh" "$label" "$initrd" \
 			"$out/$label.log" "${VM_TESTS:-all}" >"$out/$label.tap" &
 		bg_labels="$bg_labels $label"

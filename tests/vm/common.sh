@@ -37,16 +37,10 @@ cache_lock() {
 # took the last time it ran to a good end here (kept in the slot
 # directory), VM_SLOT_PRIO only the first time.  Waiters of equal N take
 # the slots in no particular order.
-# VM_SLOT_HALF=1 declares a guest that leaves half its CPU idle (it waits
-# on a modelled disk's clock most of the time): it takes half a slot, so
-# two such guests share one slot.  The slots are 2 x VM_SLOTS lock files,
-# one per half; a whole guest locks any two free ones, a half guest one.
 vm_slot() {
 	local n=${VM_SLOTS:-$(nproc)} dir="$SCHEDCTL_CACHE/vm-slots" i fd rc
 	local prio=${VM_SLOT_PRIO:-0} key=${VM_SLOT_KEY:-} mark t0
-	local need=2 fds
 	mkdir -p "$dir"
-	[ "${VM_SLOT_HALF:-0}" = 0 ] || need=1
 	if [ -n "$key" ] && [ -s "$dir/took.$key" ]; then
 		read -r prio <"$dir/took.$key"
 	fi
@@ -54,26 +48,20 @@ vm_slot() {
 	echo "$prio" >"$mark"
 	while :; do
 		if ! vm_slot_higher_waiting "$dir" "$prio"; then
-			fds=()
-			for ((i = 1; i <= 2 * n && ${#fds[@]} < need; i++)); do
-				exec {fd}>>"$dir/half.$i"
+			for ((i = 1; i <= n; i++)); do
+				exec {fd}>>"$dir/$i"
 				if flock -n "$fd"; then
-					fds+=("$fd")
-				else
+					rm -f "$mark"
+					t0=$SECONDS
+					"$@"
+					rc=$?
 					exec {fd}>&-
+					[ -z "$key" ] || [ "$rc" != 0 ] ||
+						echo $((SECONDS - t0)) >"$dir/took.$key"
+					return $rc
 				fi
+				exec {fd}>&-
 			done
-			if [ "${#fds[@]}" = "$need" ]; then
-				rm -f "$mark"
-				t0=$SECONDS
-				"$@"
-				rc=$?
-				for fd in "${fds[@]}"; do exec {fd}>&-; done
-				[ -z "$key" ] || [ "$rc" != 0 ] ||
-					echo $((SECONDS - t0)) >"$dir/took.$key"
-				return $rc
-			fi
-			for fd in "${fds[@]}"; do exec {fd}>&-; done
 		fi
 		sleep 2
 	done
