@@ -128,6 +128,9 @@ bench-mttcg: deps
 bench-lockstat: deps
 	bench/lockstat.sh
 
+bench-startup: deps
+	bench/xbfq-startup.sh $(if $(filter command line,$(origin KERNELS)),$(KERNELS),7.x 6.1 6.12)
+
 bench-selftest: deps
 	bench/selftest.sh $(KERNEL)
 
@@ -139,4 +142,4 @@ clean:
 	-$(MAKE) -C kmod clean KVER=$(KVER) 2>/dev/null
 
 .PHONY: all modules deps check check-unit check-packaging check-vm check-blktests demo cli install uninstall \
-	dist deb rpm bench bench-icount bench-mttcg bench-lockstat bench-selftest bench-bundle clean
+	dist deb rpm bench bench-icount bench-mttcg bench-lockstat bench-selftest bench-bundle bench-startup clean
