@@ -48,17 +48,8 @@ if [ "$what" = all ] && [ "${CHECK_SERIAL:-0}" = 0 ]; then
 	tests/blktests/run.sh "$@" >"$logs/blktests.log" 2>&1 &
 	bt_pid=$!
 fi
-# beside: with the lane's guests running from the start, the unit suites
-# and the packages (all builds and CPU-bound scripts) yield the host's
-# CPUs to them (nice 10): the guests are the longest part of the run and
-# their timing assertions want their CPU, while these have minutes of
-# slack before the VM suite needs the packages.
-beside() {
-	[ -z "$bt_pid" ] || renice -n 10 "$BASHPID" >/dev/null
-}
 case $what in
-unit | all) (
-	beside
+unit | all)
 	run unit-btfgen unit_btfgen
 	run unit-cli make -s --no-print-directory -C cli check
 	run manpages tests/unit/test-manpages.sh
@@ -68,13 +59,12 @@ unit | all) (
 	run vm-slot tests/unit/test-vm-slot.sh
 	run benchplot tests/unit/test-benchplot.sh
 	run checkpatch tests/checkpatch.sh
-	) ;;
+	;;
 esac
 case $what in
-packaging | all) (
-	beside
+packaging | all)
 	run packaging tests/packaging/check-packaging.sh
-	) ;;
+	;;
 esac
 case $what in
 vm | all)

@@ -99,13 +99,12 @@ for label in $labels; do
 done
 
 # The KSRC= fallback must detect the same features as the BTF path.  (These
-# builds run while the guests do: after them, they would add to the run;
-# at nice 10, so that the guests keep their CPU.)
+# builds run while the guests do: after them, they would add to the run.)
 case " $labels " in
 *" 6.1 "*)
 	. "$SCHEDCTL_CACHE/kernels/6.1.env"
-	ksrc=$(nice -n 10 "$VM_DIR/fetch-ksrc.sh" 6.1) &&
-		nice -n 10 "$VM_DIR/build-modules.sh" 6.1 "$ksrc" >/dev/null &&
+	ksrc=$("$VM_DIR/fetch-ksrc.sh" 6.1) &&
+		"$VM_DIR/build-modules.sh" 6.1 "$ksrc" >/dev/null &&
 		cmp -s "$REPO_DIR/build/kmod/$KREL/generated/xd_features.h" \
 			"$REPO_DIR/build/kmod-ksrc/$KREL/generated/xd_features.h"
 	verdict $? "6.1: KSRC build detects the same features as the BTF build"
