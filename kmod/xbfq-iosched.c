@@ -208,9 +208,22 @@ static unsigned int xb_min_budget(struct xb_data *xbd)
 	return min_t(unsigned int, XB_MIN_BUDGET, xb_max_budget(xbd));
 }
 
-static u64 xb_timeout_ns(struct xb_data *xbd)
+/*
+ * How long @xq may keep the device in one slot: timeout_sync, times the
+ * raising factor while @xq is raised as interactive (BFQ's budget timeout
+ * does the same), so that an application starting beside greedy queues
+ * keeps the device through its burst of reads, not for a tenth of it and
+ * then behind every greedy queue's next request.  Its small budget still
+ * ends the slot of a greedy raised queue; soft real-time raising does
+ * not stretch the slot.
+ */
+static u64 xb_timeout_ns(struct xb_data *xbd, struct xb_queue *xq)
 {
-	return (u64)READ_ONCE(xbd->timeout_ms) * NSEC_PER_MSEC;
+	u64 t = (u64)READ_ONCE(xbd->timeout_ms) * NSEC_PER_MSEC;
+
+	if (xq->wr_coeff > 1 && !xq->wr_softrt)
+		t *= xq->wr_coeff;
+	return t;
 }
 
 static bool xb_totally_seeky(struct xb_queue *xq)
@@ -283,6 +296,7 @@ static void xb_activate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 			      now - xq->last_empty_ns > XB_WR_REIDLE_NS)) {
 			xq->wr_coeff = READ_ONCE(xbd->wr_coeff);
 			xq->wr_softrt = false;
+			xq->wr_served = 0;
 			xq->wr_end_ns = now + (u64)READ_ONCE(xbd->wr_max_time_ms) *
 					      NSEC_PER_MSEC;
 			xbd->wr_interactive++;
@@ -654,6 +668,7 @@ static struct request *xb_take(struct xb_data *xbd, struct xb_queue *xq,
 
 	xb_del_rq(xbd, xq, rq);
 	xq->served += sectors;
+	xq->wr_served += sectors;
 	/* Sector-less requests (flush-like) still cost something. */
 	c->vtime += div64_u64(xb_charge(xq, clamp_t(unsigned int, sectors, 1,
 						    XB_MAX_BUDGET_LIMIT))
@@ -863,7 +878,7 @@ static struct request *xb_pick(struct xb_data *xbd)
 				xb_expire(xbd, xq, XB_EXP_BUDGET, now);
 				continue;
 			}
-			if (now - xq->slot_start_ns > xb_timeout_ns(xbd)) {
+			if (now - xq->slot_start_ns > xb_timeout_ns(xbd, xq)) {
 				xb_expire(xbd, xq, XB_EXP_TIMEOUT, now);
 				continue;
 			}
@@ -880,7 +895,7 @@ static struct request *xb_pick(struct xb_data *xbd)
 		}
 		/* In service and empty: wait for it, or move on. */
 		if (xb_should_idle(xbd, xq) &&
-		    now - xq->slot_start_ns <= xb_timeout_ns(xbd)) {
+		    now - xq->slot_start_ns <= xb_timeout_ns(xbd, xq)) {
 			if (xq->inflight)
 				return xb_inject(xbd, xq, now);
 			if (!xbd->idling)

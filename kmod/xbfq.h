@@ -63,6 +63,8 @@ enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
 #define XB_WR_COEFF		30
 #define XB_WR_MAX_TIME_MS	3000
 #define XB_WR_SOFTRT_NS		(300 * NSEC_PER_MSEC)
+/* Interactive raising ends after this much service (BFQ's 120000). */
+#define XB_WR_MAX_SERVICE	120000	/* sectors */
 #define XB_WR_REIDLE_NS		(2000 * NSEC_PER_MSEC)
 #define XB_SOFTRT_RATE		7000	/* sectors per second */
 #define XB_SOFTRT_MAX_BURST	1024	/* sectors per busy period */
@@ -157,6 +159,7 @@ struct xb_queue {
 	unsigned int wr_coeff;
 	bool wr_softrt;
 	u64 wr_end_ns;
+	u64 wr_served;			/* sectors since interactive raising began */
 	u64 busy_served;		/* sectors since it last became busy */
 	u64 busy_start_ns;		/* when it last became busy */
 	u64 last_busy_served;		/* sectors in the last busy period */
@@ -352,10 +355,16 @@ static inline void xb_wr_update(struct xb_data *xbd, struct xb_queue *xq,
 {
 	if (xq->wr_coeff > 1 &&
 	    (!READ_ONCE(xbd->low_latency) || !xb_after(xq->wr_end_ns, now) ||
-	     xq->cls != XB_BE)) {
+	     xq->cls != XB_BE ||
+	     (!xq->wr_softrt && xq->wr_served > XB_WR_MAX_SERVICE))) {
 		/*
 		 * The end of interactive raising forgets the bandwidth the
 		 * queue took while an application loaded (BFQ does too).
+		 * It ends early once the queue got XB_WR_MAX_SERVICE sectors
+		 * (about 59 MiB) while raised, as BFQ's max_service_from_wr:
+		 * an application has loaded by then, and a greedy reader
+		 * that started with it must not keep a raised weight beside
+		 * the next application for the rest of wr_max_time.
 		 */
 		if (!xq->wr_softrt)
 			xq->softrt_next_ns = now;

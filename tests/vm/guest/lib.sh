@@ -406,3 +406,84 @@ fault_suite() {
 	check "$s: back to none" sched_set "$dev" none
 	nullb_remove fzq
 }
+
+# An application's start under load (the xbfq issue's proof 2), on
+# simdisk's HDD model (read cache and look-ahead on, as 30-simdisk-model):
+# used by 50-xbfq-startup and by bench/xbfq-startup.sh's guest script.
+# startup_setup NFILES: load simdisk (stretched by xd.devtime) and bfq,
+# bound the page cache's dirty data to 64 MiB; the application reads
+# NFILES files.
+startup_setup() {
+	local t=$XD_DEVTIME
+	STARTUP_FILES=$1 STARTUP_DEV=simdisk0
+	check "load simdisk (HDD model, NCQ depth 32)" modprobe simdisk capacity_gb=1000 \
+		rpm=$((7200 * 100 / t)) seek_t2t_us=$((1000 * t / 100)) \
+		seek_full_us=$((16000 * t / 100)) outer_mbps=$((250 * 100 / t)) \
+		inner_mbps=$((120 * 100 / t)) ncq_depth=32 zero_reads=0
+	check "bfq available" modprobe bfq
+	dirty_limits $((64 << 20)) $((16 << 20))
+}
+startup_teardown() {
+	dirty_restore
+	check "back to none" sched_set $STARTUP_DEV none
+	check "unload simdisk" rmmod simdisk
+}
+
+# startup_load KIND: four sequential readers (1 MiB, QD 1, O_DIRECT) or
+# four writers through the page cache, 100 GiB apart; pids in
+# STARTUP_PIDS.  startup_unload stops them and writes the dirty pages.
+startup_load() {
+	local i g=$((1 << 30))
+	STARTUP_PIDS=
+	for i in 1 2 3 4; do
+		if [ "$1" = readers ]; then
+			fio --name=r$i --filename=/dev/$STARTUP_DEV \
+				--offset=$((i * 100 * g)) --size=$((50 * g)) --rw=read \
+				--bs=1M --direct=1 --ioengine=psync --invalidate=0 \
+				--time_based --runtime=600 --output=/dev/null \
+				>/dev/null 2>&1 &
+		else
+			dd if=/dev/zero of=/dev/$STARTUP_DEV bs=1M \
+				seek=$((i * 100 * 1024)) count=100000 status=none \
+				2>/dev/null &
+		fi
+		STARTUP_PIDS="$STARTUP_PIDS $!"
+	done
+}
+startup_unload() {
+	kill $STARTUP_PIDS 2>/dev/null
+	wait $STARTUP_PIDS 2>/dev/null
+	sync
+}
+
+# startup_app: the application, a new process reading STARTUP_FILES files
+# of 64 KiB, 4 MiB apart (fio, strided, QD 1); prints "MS KIB", fio's run
+# time of the job and what it read.
+startup_app() {
+	fio --output-format=terse --terse-version=3 --output=/tmp/app.out \
+		--name=app --filename=/dev/$STARTUP_DEV --offset=20g \
+		--size=$((STARTUP_FILES * 4))m --io_size=$((STARTUP_FILES * 64))k \
+		--zonemode=strided --zonesize=64k --zoneskip=$((4096 - 64))k \
+		--rw=read --bs=64k --direct=1 --ioengine=psync --invalidate=0 \
+		>/tmp/app.err 2>&1 || { cat /tmp/app.err >&2; return 1; }
+	# terse v3: field 6 KiB read, field 9 run time in ms
+	awk -F';' '$3 == "app" { print $9, $6; exit }' /tmp/app.out
+}
+
+# startup_round SCHED KIND LEAD: under SCHED, the application starts LEAD
+# seconds after load KIND; prints "MS KIB BUSY" (BUSY: the sectors the
+# load moved meanwhile, from the device's stat).
+startup_round() {
+	local r out s0 s1
+	sched_set $STARTUP_DEV "$1" || return 1
+	startup_load "$2"
+	sleep "$3"
+	s0=$(awk '{ print $3 + $7 }' /sys/block/$STARTUP_DEV/stat)
+	out=$(startup_app)
+	r=$?
+	s1=$(awk '{ print $3 + $7 }' /sys/block/$STARTUP_DEV/stat)
+	startup_unload
+	[ $r = 0 ] || return 1
+	set -- $out
+	echo "$1 $2 $((s1 - s0 - 2 * $2))"
+}
