@@ -407,6 +407,17 @@ fault_suite() {
 	nullb_remove fzq
 }
 
+# simdisk_hdd STRETCH PARAM...: load simdisk as the 7200 rpm HDD model
+# (docs/simdisk.md) with its mechanics slowed STRETCH / 100 times (a
+# stretched xd.devtime), plus the module parameters PARAM.
+simdisk_hdd() {
+	local t=$1
+	shift
+	modprobe simdisk rpm=$((7200 * 100 / t)) seek_t2t_us=$((1000 * t / 100)) \
+		seek_full_us=$((16000 * t / 100)) outer_mbps=$((250 * 100 / t)) \
+		inner_mbps=$((120 * 100 / t)) "$@"
+}
+
 # An application's start under load (the xbfq issue's proof 2), on
 # simdisk's HDD model (read cache and look-ahead on, as 30-simdisk-model):
 # used by 50-xbfq-startup and by bench/xbfq-startup.sh's guest script.
@@ -414,12 +425,9 @@ fault_suite() {
 # bound the page cache's dirty data to 64 MiB; the application reads
 # NFILES files.
 startup_setup() {
-	local t=$XD_DEVTIME
 	STARTUP_FILES=$1 STARTUP_DEV=simdisk0
-	check "load simdisk (HDD model, NCQ depth 32)" modprobe simdisk capacity_gb=1000 \
-		rpm=$((7200 * 100 / t)) seek_t2t_us=$((1000 * t / 100)) \
-		seek_full_us=$((16000 * t / 100)) outer_mbps=$((250 * 100 / t)) \
-		inner_mbps=$((120 * 100 / t)) ncq_depth=32 zero_reads=0
+	check "load simdisk (HDD model, NCQ depth 32)" simdisk_hdd "$XD_DEVTIME" \
+		capacity_gb=1000 ncq_depth=32 zero_reads=0
 	check "bfq available" modprobe bfq
 	dirty_limits $((64 << 20)) $((16 << 20))
 }
@@ -486,4 +494,18 @@ startup_round() {
 	[ $r = 0 ] || return 1
 	set -- $out
 	echo "$1 $2 $((s1 - s0 - 2 * $2))"
+}
+
+# startup_checked SCHED KIND LEAD WHAT: startup_round and its checks,
+# named WHAT: the application ran and read all its files, the load kept
+# the disk busy.  Its time in ms in STARTUP_MS (0 if it did not run).
+startup_checked() {
+	local res
+	res=$(startup_round "$1" "$2" "$3")
+	check "$4: the application ran" [ -n "$res" ]
+	set -- "$4" $res 0 0 0
+	STARTUP_MS=$2
+	diag "$1: the application took $2 ms for $3 KiB; the load moved $(($4 / 2048)) MiB meanwhile"
+	is "$3" $((STARTUP_FILES * 64)) "$1: the application read all its files"
+	cmp_ok "$4" -gt 0 "$1: the load kept the disk busy"
 }

@@ -32,11 +32,8 @@ sd() { awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/simdisk/simdisk0/s
 t=$XD_DEVTIME
 srt=4
 [ "$t" -le 100 ] || { t=$((t * 4)); srt=8; }
-check "load simdisk (HDD model, NCQ depth 32, no read cache)" modprobe simdisk \
-	capacity_gb=500 read_cache=0 rpm=$((7200 * 100 / t)) \
-	seek_t2t_us=$((1000 * t / 100)) seek_full_us=$((16000 * t / 100)) \
-	outer_mbps=$((250 * 100 / t)) inner_mbps=$((120 * 100 / t)) \
-	host_mbps=$((550 * 100 / t))
+check "load simdisk (HDD model, NCQ depth 32, no read cache)" simdisk_hdd "$t" \
+	capacity_gb=500 read_cache=0 host_mbps=$((550 * 100 / t))
 dev=simdisk0
 check "switch to xbfq" sched_set $dev xbfq
 is "$(knob $dev queue_merging)" 1 "queue_merging defaults to 1"

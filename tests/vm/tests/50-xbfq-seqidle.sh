@@ -13,11 +13,8 @@
 # Where xd.devtime stretches devices (a slow guest CPU), the drive and the
 # idle time stretch with it, so that the readers' think time stays short
 # beside both.
-t=$XD_DEVTIME
-check "load simdisk (HDD model, NCQ depth 32)" modprobe simdisk capacity_gb=1000 \
-	rpm=$((7200 * 100 / t)) seek_t2t_us=$((1000 * t / 100)) \
-	seek_full_us=$((16000 * t / 100)) outer_mbps=$((250 * 100 / t)) \
-	inner_mbps=$((120 * 100 / t)) ncq_depth=32 zero_reads=0
+check "load simdisk (HDD model, NCQ depth 32)" simdisk_hdd "$XD_DEVTIME" \
+	capacity_gb=1000 ncq_depth=32 zero_reads=0
 dev=simdisk0
 D=/sys/kernel/debug/simdisk/$dev
 Q=/sys/block/$dev/queue/iosched
