@@ -89,7 +89,7 @@ fi
 # skips decided here to $out/LABEL.pre.  Prints TAP for what failed.
 prepare() {
 	local label=$1 kodir config initrd stage m t x loop sched kmods= append
-	unset KSRC LABEL_VM_TIMEOUT LABEL_BLKTESTS_TIMEOUT LABEL_BLKTESTS_015_COUNT LABEL_BLKTESTS_005_TIMEOUT LABEL_BLKTESTS_005_SLACK LABEL_BLKTESTS_KMEMLEAK_EACH REQUIRE_KMEMLEAK REQUIRE_DETECTORS HOST_BUILT	# some labels' env
+	unset KSRC LABEL_VM_TIMEOUT LABEL_BLKTESTS_TIMEOUT LABEL_BLKTESTS_SKIP LABEL_BLKTESTS_015_COUNT LABEL_BLKTESTS_005_TIMEOUT LABEL_BLKTESTS_005_SLACK LABEL_BLKTESTS_KMEMLEAK_EACH REQUIRE_KMEMLEAK REQUIRE_DETECTORS HOST_BUILT	# some labels' env
 	if ! "$VM_DIR/fetch-kernel.sh" "$label" >&2 || ! . "$SCHEDCTL_CACHE/kernels/$label.env"; then
 		verdict 1 "$label: fetch kernel"
 		return 1
@@ -120,6 +120,17 @@ prepare() {
 		loop="$loop $t"
 	done
 	sched=$SCHED_TESTS
+	# A label's env may leave out tests that its kernel adds nothing to
+	# (LABEL_BLKTESTS_SKIP, the debug kernel's: zone tests that send next
+	# to no I/O through the scheduler, run on Debian's kernels).
+	for t in ${LABEL_BLKTESTS_SKIP:-}; do
+		case " $loop $sched " in *" $t "*) ;; *) continue ;; esac
+		loop=$(echo " $loop " | sed "s| $t | |")
+		sched=$(echo " $sched " | sed "s| $t | |")
+		for s in $SCHEDS; do
+			echo "ok - $label $s $t # SKIP left out on this kernel (LABEL_BLKTESTS_SKIP): run on the Debian kernels"
+		done >>"$out/$label.pre"
+	done
 	for x in "${EXCLUDES[@]}"; do
 		set -- $x
 		[ "$1" = "$label" ] || continue

@@ -33,12 +33,17 @@ NULLB=/sys/kernel/config/nullb
 # policy tests (fairness, idle class) use, in percent (xd.devtime=PCT):
 # their shares show only while the device, not the CPU, is the bottleneck,
 # and under KASAN and lockdep the CPU's cost per request nears 1 ms.
+# XD_REFERENCE: 1 (xd.reference=1) adds the rounds that a comparison test
+# only prints, for docs/benchmarks.md's tables (mq-deadline beside bfq and
+# xbfq; bfq where its ratio is not asserted); make check leaves them out.
 XD_SCALE=100
 XD_DEVTIME=100
+XD_REFERENCE=0
 for a in $(cat /proc/cmdline); do
 	case $a in
 	xd.scale=*) XD_SCALE=${a#xd.scale=} ;;
 	xd.devtime=*) XD_DEVTIME=${a#xd.devtime=} ;;
+	xd.reference=*) XD_REFERENCE=${a#xd.reference=} ;;
 	esac
 done
 # scaled N: N * XD_SCALE / 100, at least 1.
