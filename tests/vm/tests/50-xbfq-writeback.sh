@@ -67,7 +67,9 @@ for s in $order; do
 	read -r iops p99 wsec </tmp/wb.$round
 	diag "$s: reader $iops reads, p99 ${p99} us; flood wrote $((wsec / 2048)) MiB meanwhile"
 	[ "$s" != xbfq ] || diag "xbfq's counters: $(cat /tmp/wb.ctr)"
-	cmp_ok "$wsec" -gt 2048 "$s: the flood kept writing while the reader ran"
+	# (1 MiB, or its share of it on a stretched device: the debug
+	# kernel's flood wrote 1-3 MiB a round, once exactly 2048 sectors)
+	cmp_ok "$wsec" -gt "$((2048 * 100 / XD_DEVTIME))" "$s: the flood kept writing while the reader ran"
 	case $s in
 	bfq) bi=$((bi + iops)) bp=$((bp + p99)) ;;
 	xbfq) xi=$((xi + iops)) xp=$((xp + p99)) ;;
