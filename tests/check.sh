@@ -64,6 +64,11 @@ log_only() {	# log_only NAME CMD...: run a suite into its log only
 	shift
 	"$@" >"$logs/$name.log" 2>&1
 }
+show_log() {	# show_log NAME CMD...: print a suite's log, keep its counts
+	echo "== $1"
+	cat "$logs/$1.log"
+	counts "$1"
+}
 
 # In the full run the unit suites need nothing and nothing needs them:
 # they run in the background at nice 10 and mostly use the CPU the guests
@@ -111,12 +116,7 @@ vm | all)
 esac
 if [ -n "$unit_pid" ]; then
 	wait "$unit_pid"
-	for name in unit-btfgen unit-cli manpages make docpaths blktests-judge \
-		vm-slot benchplot checkpatch; do
-		echo "== $name"
-		cat "$logs/$name.log"
-		counts "$name"
-	done
+	unit_suites show_log
 fi
 case $what in
 blktests | all)

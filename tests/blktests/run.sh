@@ -85,6 +85,17 @@ if ! rootimg=$("$BT_DIR/build-image.sh" root "$src"); then
 	exit 1
 fi
 
+# leave_out LABEL TEST REASON: drop TEST from prepare()'s $loop and $sched
+# and report it skipped for every scheduler, with REASON, in LABEL.pre.
+leave_out() {
+	local s
+	loop=$(echo " $loop " | sed "s| $2 | |")
+	sched=$(echo " $sched " | sed "s| $2 | |")
+	for s in $SCHEDS; do
+		echo "ok - $1 $s $2 # SKIP $3"
+	done >>"$out/$1.pre"
+}
+
 # prepare LABEL: everything a boot needs; writes $out/LABEL.vars, and the
 # skips decided here to $out/LABEL.pre.  Prints TAP for what failed.
 prepare() {
@@ -125,22 +136,14 @@ prepare() {
 	# to no I/O through the scheduler, run on Debian's kernels).
 	for t in ${LABEL_BLKTESTS_SKIP:-}; do
 		case " $loop $sched " in *" $t "*) ;; *) continue ;; esac
-		loop=$(echo " $loop " | sed "s| $t | |")
-		sched=$(echo " $sched " | sed "s| $t | |")
-		for s in $SCHEDS; do
-			echo "ok - $label $s $t # SKIP left out on this kernel (LABEL_BLKTESTS_SKIP): run on the Debian kernels"
-		done >>"$out/$label.pre"
+		leave_out "$label" "$t" "left out on this kernel (LABEL_BLKTESTS_SKIP): run on the Debian kernels"
 	done
 	for x in "${EXCLUDES[@]}"; do
 		set -- $x
 		[ "$1" = "$label" ] || continue
 		t=$2
 		shift 2
-		loop=$(echo " $loop " | sed "s| $t | |")
-		sched=$(echo " $sched " | sed "s| $t | |")
-		for s in $SCHEDS; do
-			echo "ok - $label $s $t # SKIP excluded: $*"
-		done >>"$out/$label.pre"
+		leave_out "$label" "$t" "excluded: $*"
 	done
 
 	# Drivers for the root disk, and schedulers under test (bfq), where
