@@ -4,7 +4,7 @@
 # vm_slot (tests/vm/common.sh), no VM: at most VM_SLOTS commands run at
 # once; a free slot goes to the waiter with the highest VM_SLOT_PRIO,
 # whoever waited longer; a mark left by a killed waiter does not hold the
-# others back.  Last line: "vm-slot: N passed, N failed".
+# others back; fill slots are a pool of their own, at nice 19.  Last line: "vm-slot: N passed, N failed".
 
 cd "$(dirname "$0")/../.." || exit 1
 pass=0 fail=0 n=0
@@ -43,6 +43,28 @@ else
 	notok "one slot: never two at once"; sed 's/^/#   /' "$T/log"
 fi
 
+# Fill slots (VM_SLOT_FILL=1): a pool of their own beside the VM slots,
+# VM_FILL_SLOTS of them, whose commands run at nice 19.
+: >"$T/log"
+fjob() { echo "start $1 $(ps -o ni= -p "$BASHPID" | tr -d ' ')" >>"$T/log"; sleep "$2"; echo "end $1" >>"$T/log"; }
+vm_slot fjob vm 3 &
+sleep 0.5
+VM_SLOT_FILL=1 vm_slot fjob fill1 1 &
+sleep 0.5
+VM_SLOT_FILL=1 vm_slot fjob fill2 0 &
+wait
+if [ "$(sed -n 2p "$T/log")" = "start fill1 19" ]; then
+	ok "a fill slot runs beside a busy VM slot, at nice 19"
+else
+	notok "a fill slot runs beside a busy VM slot, at nice 19"; sed 's/^/#   /' "$T/log"
+fi
+if awk '/^start fill/ { if (busy) bad = 1; busy = 1 } /^end fill/ { busy = 0 } END { exit bad }' "$T/log" &&
+	grep -q '^start fill2 19$' "$T/log" && grep -q '^start vm 0$' "$T/log"; then
+	ok "one fill slot: never two fill commands at once; a VM slot's command keeps its nice"
+else
+	notok "one fill slot: never two fill commands at once; a VM slot's command keeps its nice"; sed 's/^/#   /' "$T/log"
+fi
+
 # A stale mark (its waiter was killed) is ignored and removed.
 : >"$T/log"
 sleep 1000 &
@@ -60,7 +82,7 @@ if [ ! -e "$SCHEDCTL_CACHE/vm-slots/wait.$dead" ]; then
 else
 	notok "and is removed"
 fi
-if [ -z "$(ls "$SCHEDCTL_CACHE"/vm-slots/wait.* 2>/dev/null)" ]; then
+if [ -z "$(ls "$SCHEDCTL_CACHE"/vm-slots/*wait.* 2>/dev/null)" ]; then
 	ok "no mark is left once the guests ran"
 else
 	notok "no mark is left once the guests ran"
