@@ -4,7 +4,8 @@
 # vm_slot (tests/vm/common.sh), no VM: at most VM_SLOTS commands run at
 # once; a free slot goes to the waiter with the highest VM_SLOT_PRIO,
 # whoever waited longer; a mark left by a killed waiter does not hold the
-# others back; fill slots are a pool of their own, at nice 19.  Last line: "vm-slot: N passed, N failed".
+# others back; fill slots are a pool of their own, at nice 19.
+# Last line: "vm-slot: N passed, N failed".
 
 cd "$(dirname "$0")/../.." || exit 1
 pass=0 fail=0 n=0
@@ -16,8 +17,9 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/vm-slot.XXXXXX")
 export SCHEDCTL_CACHE=$T/cache VM_SLOTS=1
 . tests/vm/common.sh
 
-# job NAME SECS: log NAME's start and end, holding the slot SECS seconds
-job() { echo "start $1" >>"$T/log"; sleep "$2"; echo "end $1" >>"$T/log"; }
+# job NAME SECS: log NAME's start (with the nice it runs at) and end,
+# holding the slot SECS seconds
+job() { echo "start $1 $(nice)" >>"$T/log"; sleep "$2"; echo "end $1" >>"$T/log"; }
 
 # Waiters poll every 2 s: the plain one (no priority) at 0.5, 2.5, 4.5 s,
 # the one of priority 100 at 1, 3, 5 s, the one of 1000 at 1.5, 3.5,
@@ -48,13 +50,12 @@ fi
 : >"$T/log"
 # (a VM slot's command keeps the caller's nice: 10 where make check runs
 # the unit suites in the background)
-base=$(ps -o ni= -p "$$" | tr -d ' ')
-fjob() { echo "start $1 $(ps -o ni= -p "$BASHPID" | tr -d ' ')" >>"$T/log"; sleep "$2"; echo "end $1" >>"$T/log"; }
-vm_slot fjob vm 3 &
+base=$(nice)
+vm_slot job vm 3 &
 sleep 0.5
-VM_SLOT_FILL=1 vm_slot fjob fill1 1 &
+VM_SLOT_FILL=1 vm_slot job fill1 1 &
 sleep 0.5
-VM_SLOT_FILL=1 vm_slot fjob fill2 0 &
+VM_SLOT_FILL=1 vm_slot job fill2 0 &
 wait
 if [ "$(sed -n 2p "$T/log")" = "start fill1 19" ]; then
 	ok "a fill slot runs beside a busy VM slot, at nice 19"
