@@ -36,20 +36,18 @@ unit_btfgen() {
 }
 
 # In the full run the blktests lane runs beside everything else, from
-# the start: it needs neither the unit suites nor the packages.  Its
-# boots assert no timing: they take the fill slots (BLKTESTS_FILL=1;
-# vm_slot in tests/vm/common.sh), two guests at nice 19 that run on the
-# CPU time the VM suites' guests leave idle (the Debian kernels' VM
-# suites wait on their devices about half the time), beside them.  The
-# VM slots, one guest per host CPU at full weight, are the VM suites'
-# alone, so the debug kernel's VM suite and a Debian one start together
-# and the Debian ones do not end the run by themselves, half idle.  Its
-# output is printed when the VM suite is done.
+# the start: it needs neither the unit suites nor the packages, and its
+# guests and the VM suite's boot through the host's VM slots (vm_slot in
+# tests/vm/common.sh, one guest per host CPU, the longest first), so the
+# debug kernel's long boots start while the rest builds and overlap the
+# others' instead of following them.  The Debian kernels' blktests boots
+# assert no timing: they take a fill slot at nice 19 (BLKTESTS_FILL=1)
+# and run on the CPU time that the VM suites' guests leave idle, beside
+# them, not after them.  Its output is printed when the VM suite is done.
 bt_pid=
 if [ "$what" = all ] && [ "${CHECK_SERIAL:-0}" = 0 ]; then
 	echo "== blktests (in the background, from the start)"
-	BLKTESTS_FILL=${BLKTESTS_FILL:-1} VM_FILL_SLOTS=${VM_FILL_SLOTS:-2} \
-		tests/blktests/run.sh "$@" >"$logs/blktests.log" 2>&1 &
+	BLKTESTS_FILL=${BLKTESTS_FILL:-1} tests/blktests/run.sh "$@" >"$logs/blktests.log" 2>&1 &
 	bt_pid=$!
 fi
 unit_suites() {	# unit_suites RUN: the unit suites, each through RUN
