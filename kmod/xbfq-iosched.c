@@ -138,9 +138,10 @@ static int xb_slot_of(struct xb_queue *xq)
 /*
  * A queue is active while it has requests queued or in flight; the counts
  * per (class, level, raised) tell whether the service guarantees of a queue
- * need idling.
+ * need idling.  @now: the caller's clock reading, or 0 to read it here if
+ * the queue goes inactive.
  */
-void xb_update_active(struct xb_data *xbd, struct xb_queue *xq)
+void xb_update_active(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 {
 	int want = (xq->queued || xq->inflight || xq->nr_head) ?
 		   xb_slot_of(xq) : -1;
@@ -150,13 +151,17 @@ void xb_update_active(struct xb_data *xbd, struct xb_queue *xq)
 	if (want == xq->slot)
 		return;
 	if (xq->slot >= 0) {
-		counts[xq->slot]--;
-		left[xq->slot] = ktime_get_ns();
+		if (!--counts[xq->slot]) {
+			xbd->slot_busy_mask &= ~BIT_ULL(xq->slot);
+			xbd->slot_left_mask |= BIT_ULL(xq->slot);
+		}
+		left[xq->slot] = now ? now : ktime_get_ns();
 		xbd->nr_active--;
 		xbd->nr_active_raised -= xq->slot & 1;
 	}
 	if (want >= 0) {
 		counts[want]++;
+		xbd->slot_busy_mask |= BIT_ULL(want);
 		xbd->nr_active++;
 		xbd->nr_active_raised += want & 1;
 	}
@@ -168,30 +173,43 @@ void xb_update_active(struct xb_data *xbd, struct xb_queue *xq)
  * @xq?  If not (all weights equal, or @xq the lightest), the device can be
  * left to other queues while @xq is empty without breaking its share.  A
  * queue that went inactive less than slice_idle ago still counts: it is
- * most likely between two requests.
+ * most likely between two requests.  Only slots of @xq's class and below
+ * can hold one, and only those with a queue active or recently left are
+ * looked at (the masks): @xq alone costs no loop and no clock read.
  */
 static bool xb_others_lighter(struct xb_data *xbd, struct xb_queue *xq)
 {
 	unsigned int w = xb_slot_weight(xbd, xq->cls, xq->level,
 					 xq->wr_coeff > 1);
-	u64 recent = ktime_get_ns() - READ_ONCE(xbd->slice_idle_ns);
-	int c, l, r;
+	u64 mask = xbd->slot_busy_mask | xbd->slot_left_mask;
+	u64 recent = 0;
+	int i;
 
-	for (c = xq->cls; c < XB_NR_CLASS; c++) {
-		for (l = 0; l < XB_NR_LEVELS; l++) {
-			for (r = 0; r < 2; r++) {
-				int n = xbd->slot_count[c][l][r];
+	BUILD_BUG_ON(XB_NR_CLASS * XB_NR_LEVELS * 2 > 64);
+	/* Higher classes cannot be lighter; @xq's own slot is as heavy. */
+	mask &= ~(BIT_ULL(xq->cls * XB_NR_LEVELS * 2) - 1);
+	if (xq->slot >= 0)
+		mask &= ~BIT_ULL(xq->slot);
+	while (mask) {
+		int c, l, r;
 
-				if (xq->slot == (c * XB_NR_LEVELS + l) * 2 + r)
-					n--;
-				if (n <= 0 && !xb_after(xbd->slot_left_ns[c][l][r],
-							recent))
-					continue;
-				if (c > xq->cls ||
-				    xb_slot_weight(xbd, c, l, r) < w)
-					return true;
+		i = __ffs64(mask);
+		mask &= mask - 1;
+		c = i / (XB_NR_LEVELS * 2);
+		l = (i / 2) % XB_NR_LEVELS;
+		r = i & 1;
+		if (c == xq->cls && xb_slot_weight(xbd, c, l, r) >= w)
+			continue;
+		if (!(xbd->slot_busy_mask & BIT_ULL(i))) {
+			if (!recent)
+				recent = ktime_get_ns() -
+					 READ_ONCE(xbd->slice_idle_ns);
+			if (!xb_after(xbd->slot_left_ns[c][l][r], recent)) {
+				xbd->slot_left_mask &= ~BIT_ULL(i);
+				continue;
 			}
 		}
+		return true;
 	}
 	return false;
 }
@@ -349,7 +367,7 @@ static void xb_activate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 	xq->vstart = xb_after(xq->vfinish, c->vtime) ? xq->vfinish : c->vtime;
 	xq->vfinish = xq->vstart + xb_vt(xq->budget, xq->weight);
 	xb_tree_add(xbd, xq);
-	xb_update_active(xbd, xq);
+	xb_update_active(xbd, xq, now);
 }
 
 static void xb_cancel_idle(struct xb_data *xbd)
@@ -454,14 +472,14 @@ static void xb_expire(struct xb_data *xbd, struct xb_queue *xq, int reason,
 		xq->vfinish = xq->vstart + xb_vt(xq->budget, xq->weight);
 		xb_tree_add(xbd, xq);
 	} else {
-		xb_deactivate(xbd, xq);
+		xb_deactivate(xbd, xq, now);
 		xq->last_empty_ns = now;
 		if (xq->inflight)
 			xq->softrt_update = true;
 		else
 			xb_softrt_set_next(xbd, xq, now);
 	}
-	xb_update_active(xbd, xq);
+	xb_update_active(xbd, xq, now);
 	if (xq->prio_pending)
 		xb_set_prio(xbd, xq, xq->new_cls, xq->new_level, now);
 	xb_put_ref_locked(xbd, xq);
@@ -750,7 +768,7 @@ static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 	if (other->queued) {
 		xb_tree_add(xbd, other);
 	} else {
-		xb_deactivate(xbd, other);
+		xb_deactivate(xbd, other, now);
 		other->vfinish = other->vstart;
 		other->last_empty_ns = now;
 	}
@@ -857,7 +875,7 @@ static struct request *xb_pick(struct xb_data *xbd)
 		xbd->nr_queued--;
 		xq->nr_head--;
 		xb_start(xbd, xq, rq, 0, now);
-		xb_update_active(xbd, xq);
+		xb_update_active(xbd, xq, now);
 		return rq;
 	}
 
@@ -1424,7 +1442,7 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 	}
 	if (blk_mq_sched_try_insert_merge(q, rq, free)) {
 		xbd->insert_merged++;
-		xb_update_active(xbd, xq);
+		xb_update_active(xbd, xq, now);
 		return;
 	}
 	xbd->nr_queued++;
@@ -1432,7 +1450,7 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 	if (XD_INSERT_AT_HEAD(flags)) {
 		list_add(&rq->queuelist, &xbd->dispatch);
 		xq->nr_head++;
-		xb_update_active(xbd, xq);
+		xb_update_active(xbd, xq, now);
 		return;
 	}
 
@@ -1480,7 +1498,7 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 	}
 	rq->fifo_time = arrival +
 		msecs_to_jiffies(READ_ONCE(xbd->fifo_expire[xq->sync]));
-	xb_update_active(xbd, xq);
+	xb_update_active(xbd, xq, now);
 
 	iq = xbd->in_service;
 	if (xq->busy) {
@@ -1745,10 +1763,10 @@ static void xb_requests_merged(struct request_queue *q, struct request *req,
 	xbd->request_merged++;
 	xb_del_rq(xbd, xq, next);
 	if (!xq->queued && xq->busy && xbd->in_service != xq) {
-		xb_deactivate(xbd, xq);
+		xb_deactivate(xbd, xq, ktime_get_ns());
 		xq->vfinish = xq->vstart;	/* nothing was served */
 	}
-	xb_update_active(xbd, xq);
+	xb_update_active(xbd, xq, 0);
 }
 
 /* ---- request life cycle ------------------------------------------------- */
@@ -1828,7 +1846,7 @@ static void xb_finish_request(struct request *rq)
 			xb_softrt_set_next(xbd, xq, now);
 		if (!(state & XB_RQ_INJECTED))
 			xb_inject_feedback(xq, state, now - rq->fifo_time);
-		xb_update_active(xbd, xq);
+		xb_update_active(xbd, xq, now);
 		if (xbd->in_service == xq && !xq->queued && !xq->inflight) {
 			/* Idle for it, or give the device to the others. */
 			if (xb_should_idle(xbd, xq))

@@ -135,7 +135,7 @@ static void xb_vsum_linger(struct xb_data *xbd, struct xb_queue *xq,
 	}
 }
 
-void xb_deactivate(struct xb_data *xbd, struct xb_queue *xq)
+void xb_deactivate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 {
 	struct xb_class *c = &xbd->cls[xq->cls];
 
@@ -143,7 +143,7 @@ void xb_deactivate(struct xb_data *xbd, struct xb_queue *xq)
 	c->nr_busy--;
 	c->wsum -= xq->weight;
 	xq->busy = false;
-	xb_vsum_linger(xbd, xq, ktime_get_ns());
+	xb_vsum_linger(xbd, xq, now);
 }
 
 /*
@@ -188,5 +188,5 @@ void xb_set_prio(struct xb_data *xbd, struct xb_queue *xq, u8 cls,
 		xq->vfinish = xq->vstart + xb_vt(xq->budget, xq->weight);
 		xb_tree_add(xbd, xq);
 	}
-	xb_update_active(xbd, xq);
+	xb_update_active(xbd, xq, now);
 }

@@ -243,6 +243,14 @@ struct xb_data {
 	int slot_count[XB_NR_CLASS][XB_NR_LEVELS][2];
 	/* When each slot last lost an active queue. */
 	u64 slot_left_ns[XB_NR_CLASS][XB_NR_LEVELS][2];
+	/*
+	 * Bit per slot, in slot_count's order: slots with active queues,
+	 * and slots left empty whose slot_left_ns may still be recent
+	 * (cleared once seen old), so that xb_others_lighter() looks only
+	 * at those.
+	 */
+	u64 slot_busy_mask;
+	u64 slot_left_mask;
 	unsigned int nr_active;
 	unsigned int nr_active_raised;		/* of them weight-raised */
 	u64 idle_deadline_ns;			/* in-service idling until */
@@ -311,7 +319,7 @@ static_assert(offsetof(struct xb_data, core) == 0);
 /* ---- between the files -------------------------------------------------- */
 
 /* xbfq-iosched.c: active-weight accounting, queue references. */
-void xb_update_active(struct xb_data *xbd, struct xb_queue *xq);
+void xb_update_active(struct xb_data *xbd, struct xb_queue *xq, u64 now);
 void xb_put_ref_locked(struct xb_data *xbd, struct xb_queue *xq);
 
 /* xbfq-wf2q.c: the service trees. */
@@ -319,7 +327,7 @@ void xb_tree_add(struct xb_data *xbd, struct xb_queue *xq);
 void xb_update_eligible(struct xb_class *c);
 struct xb_queue *xb_class_pick(struct xb_data *xbd, int cls);
 void xb_vsum_enter(struct xb_data *xbd, struct xb_queue *xq);
-void xb_deactivate(struct xb_data *xbd, struct xb_queue *xq);
+void xb_deactivate(struct xb_data *xbd, struct xb_queue *xq, u64 now);
 void xb_set_prio(struct xb_data *xbd, struct xb_queue *xq, u8 cls,
 		 u8 level, u64 now);
 
