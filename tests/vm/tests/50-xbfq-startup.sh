@@ -6,7 +6,8 @@
 # lib).  It starts 4 s after the load, once xbfq no longer raises the
 # load's own new queues.  One round of bfq and one of xbfq per load, in
 # turn (bfq first for the readers, xbfq first for the writers), on the
-# same device: xbfq's time at most 1.1x bfq's; the application read all
+# same device: xbfq's time at most 1.1x bfq's (over two rounds each if
+# the first is over); the application read all
 # its files and the load kept the disk busy meanwhile.  The full table
 # with mq-deadline and a 1 s lead is bench/xbfq-startup.sh's.  Where
 # xd.scale shrinks the tests (the debug kernel), fewer files; where
@@ -33,8 +34,27 @@ for case in "readers bfq xbfq" "writers xbfq bfq"; do
 	done
 	# shellcheck disable=SC2154 # set by the eval above
 	if [ $assert = 1 ]; then
+		# One round each is noisy on a loaded host: in make check's
+		# runs beside the other guests (sessions 15-17) the writers'
+		# case gave 0.86-1.17x; on a quiet host three rounds each of
+		# xbfq before and after session 17's change, 0.93-1.02x.  A
+		# first ratio over the bar gets a
+		# second round of each, in the same order, and the sums
+		# decide: a real regression fails both.
+		rounds="one round"
+		if [ $((ms_xbfq * 10)) -gt $((ms_bfq * 11)) ]; then
+			diag "$kind: first round xbfq $ms_xbfq ms, bfq $ms_bfq ms: a second round of each"
+			first_xbfq=$ms_xbfq first_bfq=$ms_bfq
+			for s in "$@"; do
+				startup_checked "$s" $kind 4 "$kind, $s, second round"
+				eval "ms_$s=$STARTUP_MS"
+			done
+			ms_xbfq=$((ms_xbfq + first_xbfq))
+			ms_bfq=$((ms_bfq + first_bfq))
+			rounds="two rounds"
+		fi
 		cmp_ok "$((ms_xbfq * 10))" -le "$((ms_bfq * 11))" \
-			"$kind: xbfq's application time ($ms_xbfq ms) at most 1.1x bfq's ($ms_bfq ms)"
+			"$kind: xbfq's application time ($ms_xbfq ms, $rounds) at most 1.1x bfq's ($ms_bfq ms)"
 	elif [ -n "$ms_bfq" ]; then
 		diag "$kind: xbfq $ms_xbfq ms, bfq $ms_bfq ms (not asserted with xd.devtime=$XD_DEVTIME)"
 	fi
