@@ -1747,6 +1747,7 @@ static void xb_requests_merged(struct request_queue *q, struct request *req,
 {
 	struct xb_data *xbd = xb_of(q);
 	struct xb_queue *xq = xb_rq_queue(next);
+	u64 now = 0;		/* read only if needed; see xb_update_active() */
 
 	lockdep_assert_held(&xbd->lock);
 	/* The merged request inherits the earlier deadline. */
@@ -1763,10 +1764,11 @@ static void xb_requests_merged(struct request_queue *q, struct request *req,
 	xbd->request_merged++;
 	xb_del_rq(xbd, xq, next);
 	if (!xq->queued && xq->busy && xbd->in_service != xq) {
-		xb_deactivate(xbd, xq, ktime_get_ns());
+		now = ktime_get_ns();
+		xb_deactivate(xbd, xq, now);
 		xq->vfinish = xq->vstart;	/* nothing was served */
 	}
-	xb_update_active(xbd, xq, 0);
+	xb_update_active(xbd, xq, now);
 }
 
 /* ---- request life cycle ------------------------------------------------- */
