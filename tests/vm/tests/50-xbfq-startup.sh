@@ -18,6 +18,20 @@
 # their checks, bfq's only with xd.reference=1, which prints the ratio.
 . /tests/lib.sh
 
+# round KIND SUFFIX SCHED...: one round of each SCHED that runs here
+# (bfq only where its ratio is asserted or printed), adding its
+# application time to ms_SCHED
+round() {
+	local kind=$1 suffix=$2 s
+	shift 2
+	for s in "$@"; do
+		[ "$s" = xbfq ] || [ $assert = 1 ] || [ "$XD_REFERENCE" != 0 ] ||
+			continue
+		startup_checked "$s" "$kind" 4 "$kind, $s$suffix"
+		eval "ms_$s=\$((\${ms_$s:-0} + STARTUP_MS))"
+	done
+}
+
 startup_setup "$(scaled 200)"
 assert=1
 [ "$XD_DEVTIME" -le 100 ] || assert=0
@@ -25,32 +39,21 @@ for case in "readers bfq xbfq" "writers xbfq bfq"; do
 	set -- $case
 	kind=$1
 	shift
-	ms_bfq=
-	for s in "$@"; do
-		[ "$s" = xbfq ] || [ $assert = 1 ] || [ "$XD_REFERENCE" != 0 ] ||
-			continue
-		startup_checked "$s" $kind 4 "$kind, $s"
-		eval "ms_$s=$STARTUP_MS"
-	done
-	# shellcheck disable=SC2154 # set by the eval above
+	ms_bfq= ms_xbfq=
+	round "$kind" "" "$@"
+	# shellcheck disable=SC2154 # set by round's eval
 	if [ $assert = 1 ]; then
 		# One round each is noisy on a loaded host: in make check's
 		# runs beside the other guests (sessions 15-17) the writers'
 		# case gave 0.86-1.17x; on a quiet host three rounds each of
 		# xbfq before and after session 17's change, 0.93-1.02x.  A
-		# first ratio over the bar gets a
-		# second round of each, in the same order, and the sums
-		# decide: a real regression fails both.
+		# first ratio over the bar gets a second round of each, in
+		# the same order, and the sums decide: a real regression
+		# fails both.
 		rounds="one round"
 		if [ $((ms_xbfq * 10)) -gt $((ms_bfq * 11)) ]; then
 			diag "$kind: first round xbfq $ms_xbfq ms, bfq $ms_bfq ms: a second round of each"
-			first_xbfq=$ms_xbfq first_bfq=$ms_bfq
-			for s in "$@"; do
-				startup_checked "$s" $kind 4 "$kind, $s, second round"
-				eval "ms_$s=$STARTUP_MS"
-			done
-			ms_xbfq=$((ms_xbfq + first_xbfq))
-			ms_bfq=$((ms_bfq + first_bfq))
+			round "$kind" ", second round" "$@"
 			rounds="two rounds"
 		fi
 		cmp_ok "$((ms_xbfq * 10))" -le "$((ms_bfq * 11))" \
