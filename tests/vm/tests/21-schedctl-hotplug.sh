@@ -80,11 +80,14 @@ else
 	is "$(knob "$sz" zoned_qd1_writes)" 1 "$sz: xdeadline zoned_qd1_writes=1"
 fi
 
-udevadm control --exit
 # --exit returns before udevd and its workers are gone; one left behind
-# would apply the policy to the next tests' devices
+# would apply the policy to the next tests' devices.  The event queue is
+# drained first, and udevd gets 60 s to go: on the debug kernel beside
+# the other guests it once outlasted 10 s (a cold make check run).
+udevadm settle -t 60 2>/dev/null
+udevadm control --exit
 check "udevd stopped" sh -c 'i=0; while pidof systemd-udevd >/dev/null; do
-	i=$((i + 1)); [ $i -lt 100 ] || exit 1; sleep 0.1; done'
+	i=$((i + 1)); [ $i -lt 600 ] || exit 1; sleep 0.1; done'
 rm -f /etc/schedctl.d/50-vm-test.conf
 nullb_remove hp0
 nullb_remove hpz
