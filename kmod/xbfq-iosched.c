@@ -235,6 +235,29 @@ static unsigned int xb_min_budget(struct xb_data *xbd)
  * ends the slot of a greedy raised queue; soft real-time raising does
  * not stretch the slot.
  */
+/*
+ * How long interactive raising lasts, in ms: wr_max_time, or with 0 (the
+ * default) BFQ's rule: a large application takes longer to load on a
+ * slower device, so the time a reference drive needs (XB_WR_REF_*) is
+ * scaled by its rate over this device's measured peak rate, within 3-25
+ * s.  Before the first sample, as BFQ, two thirds of the reference rate.
+ */
+static unsigned int xb_wr_duration_ms(struct xb_data *xbd)
+{
+	unsigned int ms = READ_ONCE(xbd->wr_max_time_ms);
+	u64 ref_rate = xbd->rotational ? XB_WR_REF_RATE_ROT :
+					 XB_WR_REF_RATE_NONROT;
+	u64 ref_ms = xbd->rotational ? XB_WR_REF_MS_ROT : XB_WR_REF_MS_NONROT;
+	u64 rate = READ_ONCE(xbd->peak_rate);
+
+	if (ms)
+		return ms;
+	if (!rate)
+		rate = ref_rate * 2 / 3;
+	return clamp_t(u64, div64_u64(ref_rate * ref_ms, rate),
+		       XB_WR_DUR_MIN_MS, XB_WR_DUR_MAX_MS);
+}
+
 static u64 xb_timeout_ns(struct xb_data *xbd, struct xb_queue *xq)
 {
 	u64 t = (u64)READ_ONCE(xbd->timeout_ms) * NSEC_PER_MSEC;
@@ -315,7 +338,7 @@ static void xb_activate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 			xq->wr_coeff = READ_ONCE(xbd->wr_coeff);
 			xq->wr_softrt = false;
 			xq->wr_served = 0;
-			xq->wr_end_ns = now + (u64)READ_ONCE(xbd->wr_max_time_ms) *
+			xq->wr_end_ns = now + (u64)xb_wr_duration_ms(xbd) *
 					      NSEC_PER_MSEC;
 			xbd->wr_interactive++;
 		} else if (was_idle && !xb_totally_seeky(xq) &&
@@ -427,15 +450,20 @@ static void xb_expire(struct xb_data *xbd, struct xb_queue *xq, int reason,
 		charge = xq->budget;
 	xq->vfinish = xq->vstart + xb_vt(charge, xq->weight);
 
-	/* Peak rate from slots where the queue kept the device busy. */
+	/*
+	 * Peak rate from slots where the queue kept the device busy.  As
+	 * BFQ's estimator, a seeky queue's slot may raise it, not lower it:
+	 * seeks say how the workload uses the device, not how fast it is.
+	 */
 	if ((reason == XB_EXP_BUDGET || reason == XB_EXP_TIMEOUT) &&
 	    elapsed > 20 * NSEC_PER_MSEC && xq->served >= 2 * XB_MIN_BUDGET) {
 		u64 rate = div64_u64((u64)xq->served * NSEC_PER_SEC, elapsed);
 
 		if (rate > xbd->peak_rate)
-			xbd->peak_rate = rate;
-		else
-			xbd->peak_rate = (7 * xbd->peak_rate + rate) / 8;
+			WRITE_ONCE(xbd->peak_rate, rate);
+		else if (!xb_seeky(xq))
+			WRITE_ONCE(xbd->peak_rate,
+				   (7 * xbd->peak_rate + rate) / 8);
 		xbd->auto_max_budget =
 			clamp_t(u64, div_u64(xbd->peak_rate *
 					     READ_ONCE(xbd->timeout_ms), 1000),
@@ -2016,7 +2044,7 @@ static const struct xb_knob xb_knobs[XB_K_NR] = {
 	XB_KNOB(XB_K_IDLE_CLASS_DELAY, "idle_class_delay",
 		idle_class_delay_ms, 0, XB_MAX_MS),
 	XB_KNOB(XB_K_WR_COEFF, "wr_coeff", wr_coeff, 2, 100),
-	XB_KNOB(XB_K_WR_MAX_TIME, "wr_max_time", wr_max_time_ms, 1,
+	XB_KNOB(XB_K_WR_MAX_TIME, "wr_max_time", wr_max_time_ms, 0,
 		XB_MAX_MS),
 	XB_KNOB(XB_K_INJECTION, "injection", injection, 0, 1),
 	XB_KNOB(XB_K_QUEUE_MERGING, "queue_merging", queue_merging, 0, 1),
@@ -2114,6 +2142,7 @@ enum xb_counter_id {
 	XB_C_DEPTH_ASYNC,
 	XB_C_QUEUES_MERGED_BY_POS,
 	XB_C_INJECT_REFUSED,
+	XB_C_WR_DURATION,
 	XB_C_NR
 };
 
@@ -2133,7 +2162,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"queues_merged", "queues_split", "congestion_pct", "congested",
 	"requeued", "lock_waits", "idle_throughput", "idle_starved",
 	"active_raised", "depth_sync_write", "depth_async",
-	"queues_merged_by_pos", "inject_refused",
+	"queues_merged_by_pos", "inject_refused", "wr_duration",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -2182,6 +2211,7 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_ACTIVE_QUEUES] = xbd->nr_active;
 	v[XB_C_AUTO_MAX_BUDGET] = xbd->auto_max_budget;
 	v[XB_C_PEAK_RATE] = xbd->peak_rate;
+	v[XB_C_WR_DURATION] = xb_wr_duration_ms(xbd);
 	v[XB_C_MERGE_SKIPPED] = sum.core.bio_merge_skipped;
 	v[XB_C_DISPATCH_SKIPPED] = sum.core.dispatch_skipped;
 	v[XB_C_DEFERRED] = sum.core.deferred;
@@ -2263,7 +2293,6 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 	xbd->fifo_expire[0] = XB_FIFO_ASYNC_MS;
 	xbd->idle_class_delay_ms = XB_IDLE_CLASS_DELAY_MS;
 	xbd->wr_coeff = XB_WR_COEFF;
-	xbd->wr_max_time_ms = XB_WR_MAX_TIME_MS;
 	xbd->injection = 1;
 	xbd->queue_merging = 1;
 

@@ -61,7 +61,19 @@ enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
 /* Ours. */
 #define XB_IDLE_CLASS_DELAY_MS	20
 #define XB_WR_COEFF		30
-#define XB_WR_MAX_TIME_MS	3000
+/*
+ * Interactive raising time with wr_max_time 0 (automatic): a reference
+ * drive's time scaled by its rate over the device's peak rate, within
+ * XB_WR_DUR_MIN_MS-XB_WR_DUR_MAX_MS.  BFQ's reference pairs, converted
+ * to sectors per second (its 14000 and 33000 sectors/us << 16): a
+ * rotational drive and a non-rotational one.
+ */
+#define XB_WR_REF_RATE_ROT	213623
+#define XB_WR_REF_MS_ROT	7000
+#define XB_WR_REF_RATE_NONROT	503540
+#define XB_WR_REF_MS_NONROT	2500
+#define XB_WR_DUR_MIN_MS	3000
+#define XB_WR_DUR_MAX_MS	25000
 #define XB_WR_SOFTRT_NS		(300 * NSEC_PER_MSEC)
 /* Interactive raising ends after this much service (BFQ's 120000). */
 #define XB_WR_MAX_SERVICE	120000	/* sectors */
@@ -255,7 +267,10 @@ struct xb_data {
 	unsigned int nr_active_raised;		/* of them weight-raised */
 	u64 idle_deadline_ns;			/* in-service idling until */
 	bool idling;
-	/* Measured peak rate, sectors per second, for max_budget=0. */
+	/*
+	 * Measured peak rate, sectors per second, for max_budget=0 and
+	 * wr_max_time=0; 0 until the first sample.
+	 */
 	u64 peak_rate;
 	unsigned int auto_max_budget;
 	/* Protected by lock. */
@@ -309,7 +324,7 @@ struct xb_data {
 	int fifo_expire[2];		/* ms: async, sync */
 	int idle_class_delay_ms;
 	int wr_coeff;
-	int wr_max_time_ms;
+	int wr_max_time_ms;		/* 0: automatic */
 	int injection;
 	int queue_merging;
 };

@@ -55,7 +55,7 @@ const struct sc_knob_def sc_knobs[] = {
 	{ "timeout_sync", 1, IMAX, BFQ | XB },
 	{ "idle_class_delay", 0, 3600000, XB },
 	{ "wr_coeff", 2, 100, XB },
-	{ "wr_max_time", 1, 3600000, XB },
+	{ "wr_max_time", 0, 3600000, XB },
 	{ "injection", 0, 1, XB },
 	{ "queue_merging", 0, 1, XB },
 	{ NULL, 0, 0, 0 },

@@ -11,11 +11,10 @@
 # its files and the load kept the disk busy meanwhile.  The full table
 # with mq-deadline and a 1 s lead is bench/xbfq-startup.sh's.  Where
 # xd.scale shrinks the tests (the debug kernel), fewer files; where
-# xd.devtime stretches the drive (8x there), no ratio is asserted: the
-# application then outlasts xbfq's fixed 3 s of raising (wr_max_time),
-# while bfq computes its raising time from the device's rate (1.4-1.8x
-# bfq's there in three rounds, docs/xbfq.md); xbfq's rounds run with
-# their checks, bfq's only with xd.reference=1, which prints the ratio.
+# xd.devtime stretches the drive (8x there), no ratio is asserted (a
+# round there takes a minute or more; docs/xbfq.md has the printed
+# ratios); xbfq's rounds run with their checks, bfq's only with
+# xd.reference=1, which prints the ratio.
 . /tests/lib.sh
 
 # round KIND SUFFIX SCHED...: one round of each SCHED that runs here
