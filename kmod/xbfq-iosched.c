@@ -236,8 +236,8 @@ static unsigned int xb_min_budget(struct xb_data *xbd)
  * not stretch the slot.
  */
 /*
- * How long interactive raising lasts, in ms: wr_max_time, or with 0 (the
- * default) BFQ's rule: a large application takes longer to load on a
+ * How long interactive raising lasts, in ms: wr_max_time (3 s by
+ * default), or with 0 BFQ's rule: a large application takes longer to load on a
  * slower device, so the time a reference drive needs (XB_WR_REF_*) is
  * scaled by its rate over this device's measured peak rate, within 3-25
  * s.  Before the first sample, as BFQ, two thirds of the reference rate.
@@ -2293,6 +2293,7 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 	xbd->fifo_expire[0] = XB_FIFO_ASYNC_MS;
 	xbd->idle_class_delay_ms = XB_IDLE_CLASS_DELAY_MS;
 	xbd->wr_coeff = XB_WR_COEFF;
+	xbd->wr_max_time_ms = XB_WR_MAX_TIME_MS;
 	xbd->injection = 1;
 	xbd->queue_merging = 1;
 
