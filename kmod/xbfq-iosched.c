@@ -227,6 +227,30 @@ static unsigned int xb_min_budget(struct xb_data *xbd)
 }
 
 /*
+ * How long interactive raising lasts, in ms: wr_max_time (3 s by
+ * default), or with 0 BFQ's rule: a large application takes longer to
+ * load on a slower device, so the time a reference drive needs
+ * (XB_WR_REF_*) is scaled by its rate over this device's measured peak
+ * rate, within 3-25 s.  Before the first sample, as BFQ, two thirds of
+ * the reference rate.
+ */
+static unsigned int xb_wr_duration_ms(struct xb_data *xbd)
+{
+	unsigned int ms = READ_ONCE(xbd->wr_max_time_ms);
+	u64 ref_rate, ref_ms, rate;
+
+	if (ms)
+		return ms;
+	ref_rate = xbd->rotational ? XB_WR_REF_RATE_ROT : XB_WR_REF_RATE_NONROT;
+	ref_ms = xbd->rotational ? XB_WR_REF_MS_ROT : XB_WR_REF_MS_NONROT;
+	rate = READ_ONCE(xbd->peak_rate);
+	if (!rate)
+		rate = ref_rate * 2 / 3;
+	return clamp_t(u64, div64_u64(ref_rate * ref_ms, rate),
+		       XB_WR_DUR_MIN_MS, XB_WR_DUR_MAX_MS);
+}
+
+/*
  * How long @xq may keep the device in one slot: timeout_sync, times the
  * raising factor while @xq is raised as interactive (BFQ's budget timeout
  * does the same), so that an application starting beside greedy queues
@@ -235,29 +259,6 @@ static unsigned int xb_min_budget(struct xb_data *xbd)
  * ends the slot of a greedy raised queue; soft real-time raising does
  * not stretch the slot.
  */
-/*
- * How long interactive raising lasts, in ms: wr_max_time (3 s by
- * default), or with 0 BFQ's rule: a large application takes longer to load on a
- * slower device, so the time a reference drive needs (XB_WR_REF_*) is
- * scaled by its rate over this device's measured peak rate, within 3-25
- * s.  Before the first sample, as BFQ, two thirds of the reference rate.
- */
-static unsigned int xb_wr_duration_ms(struct xb_data *xbd)
-{
-	unsigned int ms = READ_ONCE(xbd->wr_max_time_ms);
-	u64 ref_rate = xbd->rotational ? XB_WR_REF_RATE_ROT :
-					 XB_WR_REF_RATE_NONROT;
-	u64 ref_ms = xbd->rotational ? XB_WR_REF_MS_ROT : XB_WR_REF_MS_NONROT;
-	u64 rate = READ_ONCE(xbd->peak_rate);
-
-	if (ms)
-		return ms;
-	if (!rate)
-		rate = ref_rate * 2 / 3;
-	return clamp_t(u64, div64_u64(ref_rate * ref_ms, rate),
-		       XB_WR_DUR_MIN_MS, XB_WR_DUR_MAX_MS);
-}
-
 static u64 xb_timeout_ns(struct xb_data *xbd, struct xb_queue *xq)
 {
 	u64 t = (u64)READ_ONCE(xbd->timeout_ms) * NSEC_PER_MSEC;
