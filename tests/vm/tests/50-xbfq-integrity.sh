@@ -33,11 +33,10 @@ echo 8 >"$K/slice_idle"
 # 3-25 s, and before any measurement two thirds of the reference rate:
 # 2.5 s x 3/2 on a non-rotational device, 7 s x 3/2 on a rotational one.
 # wr_duration (ms) is the time in use.
-# wr_auto_ms PEAK ROT: the expected automatic time
+# wr_auto_ms PEAK: the expected automatic time on this (non-rotational)
+# device
 wr_auto_ms() {
-	local rate=503540 ms=2500 t
-	[ "$2" = 0 ] || { rate=213623; ms=7000; }
-	t=$((rate * ms / $1))
+	local t=$((503540 * 2500 / $1))
 	[ $t -ge 3000 ] || t=3000
 	[ $t -le 25000 ] || t=25000
 	echo $t
@@ -90,7 +89,7 @@ check "buffered write and read back" sh -c "dd if=/dev/urandom of=/tmp/pat bs=64
 sed 's/^/# /' "/sys/kernel/debug/block/$dev/sched/stats"
 peak=$(xd_stat "$dev" peak_rate)
 if [ "$peak" -gt 0 ]; then
-	is "$(xd_stat "$dev" wr_duration)" "$(wr_auto_ms "$peak" 0)" \
+	is "$(xd_stat "$dev" wr_duration)" "$(wr_auto_ms "$peak")" \
 		"wr_duration follows the measured peak rate ($peak sectors/s)"
 else
 	diag "no peak rate measured in this run: wr_duration not compared"
