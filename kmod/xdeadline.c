@@ -725,7 +725,7 @@ static bool xd_may_park(struct xd_data *dd, struct list_head *list,
 		rq->elv.priv[0] = pp;
 		rq->fifo_time = now;
 	}
-	if (xsched_local_park(&dd->core, list, nr)) {
+	if (xsched_local_park(&dd->core, list, nr, XD_IRQSAFE)) {
 		this_cpu_add(dd->pcpu->parked, nr);
 		return true;
 	}
@@ -757,7 +757,7 @@ static void xd_take_parked(struct xd_data *dd, struct list_head *free)
 
 	lockdep_assert_held(&dd->lock);
 	if (xsched_local_pending(&dd->core) &&
-	    xsched_local_take(&dd->core, &list))
+	    xsched_local_take(&dd->core, &list, XD_IRQSAFE))
 		xd_insert_list(dd, &list, XD_INSERT_FLAGS_TAIL, free, true, 0);
 }
 
@@ -804,7 +804,7 @@ static struct request *xd_dispatch_request(struct blk_mq_hw_ctx *hctx)
 	int batch;
 
 	/* This CPU's parked requests first, without the scheduler lock. */
-	rq = xsched_local_pop(&dd->core);
+	rq = xsched_local_pop(&dd->core, XD_IRQSAFE);
 	if (rq)
 		return xd_start_parked(dd, rq);
 retry:

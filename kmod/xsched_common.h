@@ -368,7 +368,10 @@ static inline bool xsched_defer_take(struct xsched_core *xc,
  * order them against, handed out by that CPU's next dispatch without the
  * scheduler lock (xsched_local_pop()), or taken over by any other
  * dispatcher into the scheduler's structures (xsched_local_take()).  At
- * most one insertion's requests are parked per CPU.
+ * most one insertion's requests are parked per CPU.  A scheduler whose
+ * lock is taken from completions (hardirq) and held while it parks
+ * passes @irqsafe: a dispatcher holding a CPU's list lock must not be
+ * interrupted into that scheduler lock.
  */
 struct xsched_local {
 	spinlock_t lock;
@@ -424,13 +427,15 @@ static __always_inline bool xsched_local_mine(struct xsched_core *xc)
  * CPU's, which that CPU or any dispatcher takes as well.
  */
 static inline bool xsched_local_park(struct xsched_core *xc,
-				     struct list_head *list, unsigned int nr)
+				     struct list_head *list, unsigned int nr,
+				     bool irqsafe)
 {
 	int cpu = raw_smp_processor_id();
 	struct xsched_local *l = per_cpu_ptr(xc->local, cpu);
+	unsigned long flags;
 	bool parked = false;
 
-	spin_lock(&l->lock);
+	xsched_lock(&l->lock, irqsafe, &flags);
 	if (list_empty(&l->list)) {
 		list_splice_tail_init(list, &l->list);
 		l->nr = nr;
@@ -438,28 +443,30 @@ static inline bool xsched_local_park(struct xsched_core *xc,
 		cpumask_set_cpu(cpu, xc->local_mask);
 		parked = true;
 	}
-	spin_unlock(&l->lock);
+	xsched_unlock(&l->lock, irqsafe, &flags);
 	return parked;
 }
 
 /* The oldest request parked on this CPU, or NULL. */
-static inline struct request *xsched_local_pop(struct xsched_core *xc)
+static inline struct request *xsched_local_pop(struct xsched_core *xc,
+					       bool irqsafe)
 {
 	int cpu = raw_smp_processor_id();
 	struct xsched_local *l;
 	struct request *rq;
+	unsigned long flags;
 
 	if (!cpumask_test_cpu(cpu, xc->local_mask))
 		return NULL;
 	l = per_cpu_ptr(xc->local, cpu);
-	spin_lock(&l->lock);
+	xsched_lock(&l->lock, irqsafe, &flags);
 	rq = list_first_entry_or_null(&l->list, struct request, queuelist);
 	if (rq) {
 		list_del_init(&rq->queuelist);
 		if (!--l->nr)
 			cpumask_clear_cpu(cpu, xc->local_mask);
 	}
-	spin_unlock(&l->lock);
+	xsched_unlock(&l->lock, irqsafe, &flags);
 	return rq;
 }
 
@@ -469,22 +476,23 @@ static inline struct request *xsched_local_pop(struct xsched_core *xc)
  * Returns true if there were any.
  */
 static inline bool xsched_local_take(struct xsched_core *xc,
-				     struct list_head *list)
+				     struct list_head *list, bool irqsafe)
 {
+	unsigned long flags;
 	bool any = false;
 	int cpu;
 
 	for_each_cpu(cpu, xc->local_mask) {
 		struct xsched_local *l = per_cpu_ptr(xc->local, cpu);
 
-		spin_lock(&l->lock);
+		xsched_lock(&l->lock, irqsafe, &flags);
 		if (l->nr) {
 			list_splice_tail_init(&l->list, list);
 			l->nr = 0;
 			any = true;
 		}
 		cpumask_clear_cpu(cpu, xc->local_mask);
-		spin_unlock(&l->lock);
+		xsched_unlock(&l->lock, irqsafe, &flags);
 	}
 	return any;
 }
