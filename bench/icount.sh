@@ -12,7 +12,7 @@ set -euo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 labels=${*:-6.1 6.12 7.x}
 out=${BENCH_OUT:-$bench/../build/bench}/icount
-scheds=${SCHEDS:-none mq-deadline kyber bfq xbfq xdeadline xdeadline:local_dispatch=0}
+scheds=${SCHEDS:-none mq-deadline kyber bfq xbfq xbfq:local_dispatch=0 xdeadline xdeadline:local_dispatch=0}
 mkdir -p "$out"
 for label in $labels; do
 	VM_QEMU_ARGS="-icount shift=0,sleep=off" VM_SMP=1 SCHEDS="$scheds" \

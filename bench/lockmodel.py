@@ -47,7 +47,8 @@ OWN = {
     "bfq": (r"^(bfq|__bfq)", {"bfq_has_work", "bfq_limit_depth"}),
     "xbfq": (r"^(xb_|__xb_|xsched_)",
              {"xb_has_work", "xb_work_queued", "xsched_limit_depth",
-              "xsched_ready_pop"}),
+              "xsched_ready_pop", "xsched_local_pop", "xb_take_parked",
+              "xsched_local_take"}),
 }
 
 

@@ -15,5 +15,5 @@
 set -euo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 BENCH_NAME=lockstat BOOTS=1 REPEATS="${REPEATS:-3}" \
-	SCHEDS="${SCHEDS:-mq-deadline kyber bfq xbfq xdeadline xdeadline:local_dispatch=0}" \
+	SCHEDS="${SCHEDS:-mq-deadline kyber bfq xbfq xbfq:local_dispatch=0 xdeadline xdeadline:local_dispatch=0}" \
 	exec "$bench/mttcg.sh" "${1:-debug}"

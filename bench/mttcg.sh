@@ -17,7 +17,7 @@ mkdir -p "$out"
 for label in $labels; do
 	for b in $(seq 1 "$boots"); do
 		VM_ACCEL=tcg,thread=multi VM_SMP=2 \
-			SCHEDS="${SCHEDS:-none mq-deadline kyber bfq xbfq xdeadline xdeadline:local_dispatch=0}" \
+			SCHEDS="${SCHEDS:-none mq-deadline kyber bfq xbfq xbfq:local_dispatch=0 xdeadline xdeadline:local_dispatch=0}" \
 			WORKLOADS="seed000 seed001" REPEATS="${REPEATS:-5}" \
 			RUNTIME="${RUNTIME:-2}" BENCH_OUT="$out/$label-boot$b" \
 			"$bench/run.sh" "$label" >/dev/null

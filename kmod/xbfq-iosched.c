@@ -38,7 +38,10 @@
  *    were active when the burst began).
  *  - Scalability as in xdeadline (xsched_common.h): serialize_dispatch,
  *    defer_insert (only when the lock is contended; insert merges are
- *    kept), merge_skip and dispatch_batch.
+ *    kept), merge_skip and dispatch_batch; and local_dispatch, which
+ *    picks an insertion's requests at once if nothing else is queued and
+ *    parks them on the inserting CPU, whose dispatch hands them out
+ *    without the lock.
  *
  * This file is the scheduler's core: the elevator operations, the queues
  * and the icq, request selection, dispatch and completion, busy periods,
@@ -1595,6 +1598,51 @@ static bool xb_drain_deferred(struct xb_data *xbd, struct list_head *free,
 	return true;
 }
 
+/*
+ * local_dispatch: an insertion that finds nothing queued here (what is
+ * ready or parked is picked already) has nothing to be ordered against,
+ * and the dispatch blk-mq runs next on this CPU would pick its requests.
+ * Pick them now, under the lock the insertion holds, with the full
+ * accounting of a dispatch (slot, budget, V, idling), and park them on
+ * this CPU, whose dispatch hands them out without the scheduler lock and
+ * so completes them here rather than on the CPU of whichever context
+ * dispatched.  At most @nr, the insertion's size; picking stops where a
+ * dispatch would return nothing (idling, zone writes in flight, the IDLE
+ * class's delay).  Must the picks wait, they wait on the ready list,
+ * where any dispatcher takes them, behind this CPU's earlier ones.
+ *
+ * Only while the device has a driver tag for each of them (in flight,
+ * parked ones included, plus @nr within one hardware queue's depth): a
+ * parked request that has to wait for a tag is one xbfq can no longer
+ * put behind a request that arrives meanwhile and would go first (a
+ * raised or higher-class queue's read behind a writer's picks).
+ */
+static bool xb_may_park(struct xb_data *xbd, xd_insert_t flags,
+			unsigned int nr)
+{
+	return READ_ONCE(xbd->core.local_dispatch) &&
+	       !XD_INSERT_AT_HEAD(flags) && !xbd->nr_queued &&
+	       xbd->inflight + nr <= xbd->hw_depth;
+}
+
+static void xb_park_picked(struct xb_data *xbd, unsigned int nr)
+{
+	LIST_HEAD(list);
+	struct request *rq;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&xbd->lock);
+	while (n < nr && (rq = xb_pick(xbd))) {
+		list_add_tail(&rq->queuelist, &list);
+		n++;
+	}
+	if (!n || xsched_local_park(&xbd->core, &list, n, XB_IRQSAFE))
+		return;
+	spin_lock(&xbd->core.ready_lock);
+	list_splice_tail(&list, &xbd->core.ready);
+	spin_unlock(&xbd->core.ready_lock);
+}
+
 static void xb_insert_requests(struct blk_mq_hw_ctx *hctx,
 			       struct list_head *list, xd_insert_t flags)
 {
@@ -1603,7 +1651,10 @@ static void xb_insert_requests(struct blk_mq_hw_ctx *hctx,
 		     xsched_congested(&xbd->core, &xbd->cong);
 	unsigned long irqflags;
 	enum xsched_ins how;
+	unsigned int nr = 0;
+	struct request *rq;
 	LIST_HEAD(free);
+	bool park;
 	u64 now;
 
 	how = xsched_insert_lock(&xbd->core, &xbd->lock, list,
@@ -1616,17 +1667,48 @@ static void xb_insert_requests(struct blk_mq_hw_ctx *hctx,
 	xsched_cong_sample(&xbd->core, &xbd->cong,
 			   xb_drain_deferred(xbd, &free, now) ||
 			   how == XSCHED_INS_WAITED);
+	list_for_each_entry(rq, list, queuelist)
+		nr++;
+	park = xb_may_park(xbd, flags, nr);
 	xb_insert_list(xbd, list, flags, &free, now, false, jiffies);
+	if (park)
+		xb_park_picked(xbd, nr);
 	spin_unlock_irqrestore(&xbd->lock, irqflags);
 	xd_free_requests(&free);
 }
 
 /* ---- dispatch ------------------------------------------------------------ */
 
-/* Anything queued, sorted in or not?  Lockless. */
+/* Anything queued, sorted in or not, or parked on any CPU?  Lockless. */
 static bool xb_work_queued(struct xb_data *xbd)
 {
-	return READ_ONCE(xbd->nr_queued) || xsched_has_pending(&xbd->core);
+	return READ_ONCE(xbd->nr_queued) || xsched_has_pending(&xbd->core) ||
+	       xsched_local_pending(&xbd->core);
+}
+
+/*
+ * Requests parked on other CPUs (local_dispatch) whose own dispatch has
+ * not come: they are picked already, so any dispatcher hands them out;
+ * the first is returned, the rest go to the ready list.  Lockless.
+ */
+static struct request *xb_take_parked(struct xb_data *xbd)
+{
+	struct request *rq;
+	unsigned long flags;
+	LIST_HEAD(list);
+
+	if (!xsched_local_pending(&xbd->core) ||
+	    !xsched_local_take(&xbd->core, &list, XB_IRQSAFE))
+		return NULL;
+	rq = list_first_entry(&list, struct request, queuelist);
+	list_del_init(&rq->queuelist);
+	if (!list_empty(&list)) {
+		xsched_lock(&xbd->core.ready_lock, XB_IRQSAFE, &flags);
+		list_splice_tail(&list, &xbd->core.ready);
+		xsched_unlock(&xbd->core.ready_lock, XB_IRQSAFE, &flags);
+	}
+	this_cpu_inc(xbd->pcpu->core.ready_dispatched);
+	return rq;
 }
 
 /* More requests for a batch, for xsched_ready_fill(). */
@@ -1648,11 +1730,19 @@ static struct request *xb_dispatch_request(struct blk_mq_hw_ctx *hctx)
 	LIST_HEAD(free);
 	int batch;
 
+	/* This CPU's parked requests first, without the scheduler lock. */
+	rq = xsched_local_pop(&xbd->core, XB_IRQSAFE);
+	if (rq) {
+		this_cpu_inc(xbd->pcpu->local_dispatched);
+		return rq;
+	}
 retry:
 	if (!xsched_dispatch_begin(&xbd->core, serialize))
 		return NULL;
 
 	rq = xsched_ready_pop(&xbd->core, XB_IRQSAFE);
+	if (!rq)
+		rq = xb_take_parked(xbd);
 	if (rq)
 		goto out;
 
@@ -1682,6 +1772,9 @@ static bool xb_has_work(struct blk_mq_hw_ctx *hctx)
 {
 	struct xb_data *xbd = xb_of(hctx->queue);
 
+	/* Ours to hand out, whoever else dispatches. */
+	if (xsched_local_mine(&xbd->core))
+		return true;
 	if (xsched_dispatching_elsewhere(&xbd->core))
 		return false;
 	return xb_work_queued(xbd);
@@ -2001,6 +2094,7 @@ enum xb_knob_id {
 	XB_K_MERGE_SKIP,
 	XB_K_DISPATCH_BATCH,
 	XB_K_CONGESTION_THRESHOLD,
+	XB_K_LOCAL_DISPATCH,
 	XB_K_NR
 };
 
@@ -2061,6 +2155,8 @@ static const struct xb_knob xb_knobs[XB_K_NR] = {
 		1, XB_MAX_BATCH),
 	XB_KNOB(XB_K_CONGESTION_THRESHOLD, "congestion_threshold",
 		core.congestion_threshold, 0, 100),
+	XB_KNOB(XB_K_LOCAL_DISPATCH, "local_dispatch", core.local_dispatch,
+		0, 1),
 };
 
 /* schedctl_sched_ops wants the names alone; filled from xb_knobs. */
@@ -2144,6 +2240,8 @@ enum xb_counter_id {
 	XB_C_QUEUES_MERGED_BY_POS,
 	XB_C_INJECT_REFUSED,
 	XB_C_WR_DURATION,
+	XB_C_LOCAL_DISPATCHED,
+	XB_C_PARKED,
 	XB_C_NR
 };
 
@@ -2164,6 +2262,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"requeued", "lock_waits", "idle_throughput", "idle_starved",
 	"active_raised", "depth_sync_write", "depth_async",
 	"queues_merged_by_pos", "inject_refused", "wr_duration",
+	"local_dispatched", "parked",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -2179,6 +2278,7 @@ static void xb_counters_get(void *priv, u64 *v)
 
 		xsched_pcpu_add(&sum.core, &s->core);
 		sum.queue_alloc_failed += s->queue_alloc_failed;
+		sum.local_dispatched += s->local_dispatched;
 	}
 
 	memset(v, 0, XB_C_NR * sizeof(*v));
@@ -2219,6 +2319,8 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_READY_DISPATCHED] = sum.core.ready_dispatched;
 	v[XB_C_LOCK_WAITS] = sum.core.lock_waits;
 	v[XB_C_QUEUE_ALLOC_FAILED] = sum.queue_alloc_failed;
+	v[XB_C_LOCAL_DISPATCHED] = sum.local_dispatched;
+	v[XB_C_PARKED] = xsched_local_count(&xbd->core);
 	v[XB_C_QUEUES_MERGED] = xbd->queues_merged;
 	v[XB_C_QUEUES_SPLIT] = xbd->queues_split;
 	v[XB_C_CONGESTION_PCT] = xsched_cong_pct(&xbd->cong);
@@ -2265,6 +2367,12 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 		return -ENOMEM;
 	}
 
+	ret = xsched_local_init(&xbd->core, q->node);
+	if (ret) {
+		free_percpu(xbd->pcpu);
+		kfree(xbd);
+		return ret;
+	}
 	xsched_core_init(&xbd->core, &xbd->pcpu->core, q, XB_DISPATCH_BATCH);
 	spin_lock_init(&xbd->lock);
 	spin_lock_init(&xbd->qlock);
@@ -2278,7 +2386,8 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 	}
 	xbd->q = q;
 	xbd->rotational = xd_queue_rotational(q);
-	xbd->internal_queueing = q->tag_set && q->tag_set->queue_depth > 1;
+	xbd->hw_depth = q->tag_set ? q->tag_set->queue_depth : 1;
+	xbd->internal_queueing = xbd->hw_depth > 1;
 	/* Its first reference is its own: never freed. */
 	xb_init_queue(xbd, &xbd->fallback, 0, true);
 	xd_hrtimer_setup(&xbd->timer, xb_timer_fn, CLOCK_MONOTONIC,
@@ -2297,10 +2406,12 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 	xbd->wr_max_time_ms = XB_WR_MAX_TIME_MS;
 	xbd->injection = 1;
 	xbd->queue_merging = 1;
+	xbd->core.local_dispatch = !xbd->rotational;
 
 	/* Last: from here on netlink readers see this instance. */
 	ret = xsched_attach(&xbd->core, &xb_nl_ops, q, eq);
 	if (ret) {
+		xsched_local_free(&xbd->core);
 		free_percpu(xbd->pcpu);
 		kfree(xbd);
 		return ret;
@@ -2340,6 +2451,7 @@ static void xb_exit_sched(struct elevator_queue *e)
 	spin_unlock_irqrestore(&xbd->lock, flags);
 	hrtimer_cancel(&xbd->timer);
 
+	xsched_local_free(&xbd->core);
 	free_percpu(xbd->pcpu);
 	kfree(xbd);
 }
@@ -2371,6 +2483,7 @@ XB_KNOB_ATTR(defer_insert, XB_K_DEFER_INSERT)
 XB_KNOB_ATTR(merge_skip, XB_K_MERGE_SKIP)
 XB_KNOB_ATTR(dispatch_batch, XB_K_DISPATCH_BATCH)
 XB_KNOB_ATTR(congestion_threshold, XB_K_CONGESTION_THRESHOLD)
+XB_KNOB_ATTR(local_dispatch, XB_K_LOCAL_DISPATCH)
 
 #define XB_ATTR(name)		XSCHED_ATTR(xb, name)
 
@@ -2398,6 +2511,7 @@ static XD_ELV_ATTRS_CONST_QUAL struct elv_fs_entry xb_attrs[] = {
 	XB_ATTR(merge_skip),
 	XB_ATTR(dispatch_batch),
 	XB_ATTR(congestion_threshold),
+	XB_ATTR(local_dispatch),
 	__ATTR_NULL
 };
 

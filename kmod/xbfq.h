@@ -122,6 +122,7 @@ enum { XB_TREE_NONE, XB_TREE_ELIG, XB_TREE_PEND };
 struct xb_pcpu_stats {
 	struct xsched_pcpu_stats core;
 	u64 queue_alloc_failed;
+	u64 local_dispatched;	/* parked, then handed out by its CPU */
 };
 
 struct xb_data;
@@ -314,6 +315,7 @@ struct xb_data {
 	struct request_queue *q;
 	bool rotational;
 	bool internal_queueing;		/* the device queues more than one */
+	unsigned int hw_depth;		/* driver tags per hardware queue */
 
 	/* Tunables (sysfs), read locklessly with READ_ONCE(). */
 	u64 slice_idle_ns;

@@ -40,7 +40,7 @@ const struct sc_knob_def sc_knobs[] = {
 	{ "head_request", 0, 1, XD },
 	{ "zoned_qd1_writes", 0, 1, XD },
 	{ "congestion_threshold", 0, 100, XD | XB },
-	{ "local_dispatch", 0, 1, XD },
+	{ "local_dispatch", 0, 1, XD | XB },
 	{ "read_lat_nsec", 0, LLONG_MAX, KY },
 	{ "write_lat_nsec", 0, LLONG_MAX, KY },
 	{ "back_seek_max", 0, IMAX, BFQ | XB },

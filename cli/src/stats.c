@@ -14,7 +14,7 @@ bool sc_stats_is_gauge(const char *name)
 	/* Levels, not counts of events: shown as they are, not as rates. */
 	static const char *const levels[] = {
 		"congestion_pct", "congested",		/* both schedulers */
-		"parked",				/* xdeadline */
+		"parked",				/* xdeadline, xbfq */
 		"queued", "queues", "active_queues",	/* xbfq */
 		"peak_rate", "auto_max_budget",
 	};

@@ -12,14 +12,14 @@ K=/sys/block/$dev/queue/iosched
 for kv in slice_idle=8 slice_idle_us=8000 low_latency=1 timeout_sync=125 \
 	max_budget=0 strict_guarantees=0 back_seek_max=16384 back_seek_penalty=2 \
 	fifo_expire_sync=125 fifo_expire_async=250 congestion_threshold=75 \
-	wr_max_time=3000; do
+	wr_max_time=3000 local_dispatch=1; do
 	is "$(cat "$K/${kv%%=*}" 2>/dev/null)" "${kv#*=}" "default ${kv%%=*}"
 done
 # Invalid values are refused and keep the old value.
 for kb in slice_idle=-1 low_latency=2 timeout_sync=0 strict_guarantees=x \
 	back_seek_penalty=0 dispatch_batch=0 dispatch_batch=257 wr_coeff=1 \
 	congestion_threshold=101 congestion_threshold=-1 \
-	max_budget=-5 fifo_expire_sync=abc; do
+	max_budget=-5 fifo_expire_sync=abc local_dispatch=2; do
 	old=$(cat "$K/${kb%%=*}")
 	check_fails "${kb%%=*} refuses '${kb#*=}'" sh -c "echo '${kb#*=}' > $K/${kb%%=*}"
 	is "$(cat "$K/${kb%%=*}")" "$old" "${kb%%=*} kept its value"
@@ -53,6 +53,7 @@ echo 1 >"/sys/block/$dev/queue/rotational"
 check "xbfq on the device marked rotational" sched_set "$dev" xbfq
 echo 0 >"$K/wr_max_time"
 is "$(xd_stat "$dev" wr_duration)" 10500 "automatic, before a measurement: 10500 ms (rotational)"
+is "$(cat "$K/local_dispatch")" 0 "local_dispatch off by default on a rotational device"
 check "switch to none" sched_set "$dev" none
 echo 0 >"/sys/block/$dev/queue/rotational"
 check "back to xbfq" sched_set "$dev" xbfq
@@ -71,8 +72,9 @@ verify() {	# verify LABEL RW BS: with an RT and an IDLE job beside (all scaled)
 }
 integrity_settings "$dev" "serialize_dispatch=1 defer_insert=1 merge_skip=1 \
 	dispatch_batch=1 slice_idle=8 strict_guarantees=0 low_latency=1 \
-	injection=1 max_budget=0 congestion_threshold=0" 16k \
+	injection=1 max_budget=0 congestion_threshold=0 local_dispatch=1" 16k \
 	"engaged" \
+	"unparked local_dispatch=0" \
 	"adaptive congestion_threshold=75" \
 	"unserialized serialize_dispatch=0 defer_insert=0 merge_skip=0" \
 	"batches dispatch_batch=16" \
@@ -96,6 +98,8 @@ else
 fi
 integrity_balance "$dev"
 is "$(xd_stat "$dev" queued)" 0 "nothing left queued"
+cmp_ok "$(xd_stat "$dev" local_dispatched)" -gt 0 "local_dispatch: parked requests handed out by their CPU"
+is "$(xd_stat "$dev" parked)" 0 "local_dispatch: nothing left parked"
 cmp_ok "$(xd_stat "$dev" completed_rt)" -gt 0 "RT requests served"
 cmp_ok "$(xd_stat "$dev" completed_idle)" -gt 0 "IDLE requests served"
 cmp_ok "$(xd_stat "$dev" queues_created)" -ge 4 "one queue per process"
