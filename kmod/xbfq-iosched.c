@@ -1606,23 +1606,30 @@ static bool xb_drain_deferred(struct xb_data *xbd, struct list_head *free,
  * accounting of a dispatch (slot, budget, V, idling), and park them on
  * this CPU, whose dispatch hands them out without the scheduler lock and
  * so completes them here rather than on the CPU of whichever context
- * dispatched.  At most @nr, the insertion's size; picking stops where a
+ * dispatched.  xb_may_park() returns how many may be picked, the
+ * insertion's size, or 0 for none; picking stops where a
  * dispatch would return nothing (idling, zone writes in flight, the IDLE
  * class's delay).  Must the picks wait, they wait on the ready list,
  * where any dispatcher takes them, behind this CPU's earlier ones.
  *
  * Only while the device has a driver tag for each of them (in flight,
- * parked ones included, plus @nr within one hardware queue's depth): a
+ * parked ones included, plus these within one hardware queue's depth): a
  * parked request that has to wait for a tag is one xbfq can no longer
  * put behind a request that arrives meanwhile and would go first (a
  * raised or higher-class queue's read behind a writer's picks).
  */
-static bool xb_may_park(struct xb_data *xbd, xd_insert_t flags,
-			unsigned int nr)
+static unsigned int xb_may_park(struct xb_data *xbd, struct list_head *list,
+				xd_insert_t flags)
 {
-	return READ_ONCE(xbd->core.local_dispatch) &&
-	       !XD_INSERT_AT_HEAD(flags) && !xbd->nr_queued &&
-	       xbd->inflight + nr <= xbd->hw_depth;
+	struct request *rq;
+	unsigned int nr = 0;
+
+	if (!READ_ONCE(xbd->core.local_dispatch) ||
+	    XD_INSERT_AT_HEAD(flags) || xbd->nr_queued)
+		return 0;
+	list_for_each_entry(rq, list, queuelist)
+		nr++;
+	return xbd->inflight + nr <= xbd->hw_depth ? nr : 0;
 }
 
 static void xb_park_picked(struct xb_data *xbd, unsigned int nr)
@@ -1636,11 +1643,8 @@ static void xb_park_picked(struct xb_data *xbd, unsigned int nr)
 		list_add_tail(&rq->queuelist, &list);
 		n++;
 	}
-	if (!n || xsched_local_park(&xbd->core, &list, n, XB_IRQSAFE))
-		return;
-	spin_lock(&xbd->core.ready_lock);
-	list_splice_tail(&list, &xbd->core.ready);
-	spin_unlock(&xbd->core.ready_lock);
+	if (n && !xsched_local_park(&xbd->core, &list, n, XB_IRQSAFE))
+		xsched_ready_add(&xbd->core, &list, false);
 }
 
 static void xb_insert_requests(struct blk_mq_hw_ctx *hctx,
@@ -1651,10 +1655,8 @@ static void xb_insert_requests(struct blk_mq_hw_ctx *hctx,
 		     xsched_congested(&xbd->core, &xbd->cong);
 	unsigned long irqflags;
 	enum xsched_ins how;
-	unsigned int nr = 0;
-	struct request *rq;
+	unsigned int park;
 	LIST_HEAD(free);
-	bool park;
 	u64 now;
 
 	how = xsched_insert_lock(&xbd->core, &xbd->lock, list,
@@ -1667,12 +1669,10 @@ static void xb_insert_requests(struct blk_mq_hw_ctx *hctx,
 	xsched_cong_sample(&xbd->core, &xbd->cong,
 			   xb_drain_deferred(xbd, &free, now) ||
 			   how == XSCHED_INS_WAITED);
-	list_for_each_entry(rq, list, queuelist)
-		nr++;
-	park = xb_may_park(xbd, flags, nr);
+	park = xb_may_park(xbd, list, flags);
 	xb_insert_list(xbd, list, flags, &free, now, false, jiffies);
 	if (park)
-		xb_park_picked(xbd, nr);
+		xb_park_picked(xbd, park);
 	spin_unlock_irqrestore(&xbd->lock, irqflags);
 	xd_free_requests(&free);
 }
@@ -1694,7 +1694,6 @@ static bool xb_work_queued(struct xb_data *xbd)
 static struct request *xb_take_parked(struct xb_data *xbd)
 {
 	struct request *rq;
-	unsigned long flags;
 	LIST_HEAD(list);
 
 	if (!xsched_local_pending(&xbd->core) ||
@@ -1702,11 +1701,8 @@ static struct request *xb_take_parked(struct xb_data *xbd)
 		return NULL;
 	rq = list_first_entry(&list, struct request, queuelist);
 	list_del_init(&rq->queuelist);
-	if (!list_empty(&list)) {
-		xsched_lock(&xbd->core.ready_lock, XB_IRQSAFE, &flags);
-		list_splice_tail(&list, &xbd->core.ready);
-		xsched_unlock(&xbd->core.ready_lock, XB_IRQSAFE, &flags);
-	}
+	if (!list_empty(&list))
+		xsched_ready_add(&xbd->core, &list, XB_IRQSAFE);
 	this_cpu_inc(xbd->pcpu->core.ready_dispatched);
 	return rq;
 }

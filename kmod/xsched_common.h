@@ -608,6 +608,21 @@ static __always_inline struct request *xsched_ready_pop(struct xsched_core *xc,
 }
 
 /*
+ * Append @list, requests picked already, to the ready list.  @irqsafe as
+ * for xsched_lock(); false where the caller holds its scheduler lock.
+ */
+static __always_inline void xsched_ready_add(struct xsched_core *xc,
+					     struct list_head *list,
+					     bool irqsafe)
+{
+	unsigned long flags;
+
+	xsched_lock(&xc->ready_lock, irqsafe, &flags);
+	list_splice_tail(list, &xc->ready);
+	xsched_unlock(&xc->ready_lock, irqsafe, &flags);
+}
+
+/*
  * The caller, holding the scheduler lock, has picked one request of a
  * batch of @batch: move up to @batch - 1 more, chosen by @pick in
  * scheduling order, to the ready list.
@@ -626,11 +641,8 @@ xsched_ready_fill(struct xsched_core *xc, int batch,
 			break;
 		list_add_tail(&next->queuelist, &more);
 	}
-	if (!list_empty(&more)) {
-		spin_lock(&xc->ready_lock);
-		list_splice_tail(&more, &xc->ready);
-		spin_unlock(&xc->ready_lock);
-	}
+	if (!list_empty(&more))
+		xsched_ready_add(xc, &more, false);
 }
 
 /* ---- async_depth -------------------------------------------------------- */
