@@ -12,6 +12,9 @@
 #include <linux/debugfs.h>
 #include <linux/rbtree.h>
 #include <linux/sbitmap.h>
+/* For the blkcg types (xbfq's control groups). */
+#include <linux/cgroup.h>
+#include <linux/u64_stats_sync.h>
 #include "xd_private.h"
 
 #endif /* XD_KERNEL_H */
