@@ -36,6 +36,11 @@
  *    real-time for totally seeky queues, and burst detection (queues created
  *    in a large burst get neither raising nor idling unless other queues
  *    were active when the burst began).
+ *  - cgroup v2 weights (xbfq-cgroup.c): once a cgroup below the root does
+ *    I/O on the device, each cgroup is a group, scheduled in its
+ *    parent's tree by the same B-WF2Q+ (xbfq-wf2q.c); a sync queue
+ *    follows its process's cgroup when idle (xb_follow_group()); the
+ *    device idles for an emptied queue while other groups are active.
  *  - Scalability as in xdeadline (xsched_common.h): serialize_dispatch,
  *    defer_insert (only when the lock is contended; insert merges are
  *    kept), merge_skip and dispatch_batch; and local_dispatch, which
@@ -46,9 +51,9 @@
  * This file is the scheduler's core: the elevator operations, the queues
  * and the icq, request selection, dispatch and completion, busy periods,
  * slots and budgets, idling and injection, weight raising, bursts, queue
- * merging, the knobs and counters, module init and exit.  The per-class
- * service trees are in xbfq-wf2q.c, the types and the helpers both files
- * inline in xbfq.h.
+ * merging, the knobs and counters, module init and exit.  The service
+ * trees are in xbfq-wf2q.c, control groups in xbfq-cgroup.c, the types
+ * and the helpers the files inline in xbfq.h.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -161,12 +166,16 @@ void xb_update_active(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 		left[xq->slot] = now ? now : ktime_get_ns();
 		xbd->nr_active--;
 		xbd->nr_active_raised -= xq->slot & 1;
+		if (!--xq->grp->nr_active)
+			xbd->nr_groups_active--;
 	}
 	if (want >= 0) {
 		counts[want]++;
 		xbd->slot_busy_mask |= BIT_ULL(want);
 		xbd->nr_active++;
 		xbd->nr_active_raised += want & 1;
+		if (!xq->grp->nr_active++)
+			xbd->nr_groups_active++;
 	}
 	xq->slot = want;
 }
@@ -217,7 +226,7 @@ static bool xb_others_lighter(struct xb_data *xbd, struct xb_queue *xq)
 	return false;
 }
 
-static unsigned int xb_max_budget(struct xb_data *xbd)
+unsigned int xb_max_budget(struct xb_data *xbd)
 {
 	int mb = READ_ONCE(xbd->max_budget);
 
@@ -327,7 +336,7 @@ static u64 xb_charge(struct xb_queue *xq, u64 sectors)
 /* Make an idle queue busy: timestamps, then its class's tree. */
 static void xb_activate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 {
-	struct xb_class *c = &xbd->cls[xq->cls];
+	struct xb_class *c = xb_cls(xq);
 	bool fresh = !xq->ever_busy;
 	/* Nothing queued or in flight before: truly idle until now. */
 	bool was_idle = xq->was_idle;
@@ -394,6 +403,7 @@ static void xb_activate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 	xq->vstart = xb_after(xq->vfinish, c->vtime) ? xq->vfinish : c->vtime;
 	xq->vfinish = xq->vstart + xb_vt(xq->budget, xq->weight);
 	xb_tree_add(xbd, xq);
+	xb_group_queue_busy(xbd, xq->grp);
 	xb_update_active(xbd, xq, now);
 }
 
@@ -497,6 +507,9 @@ static void xb_expire(struct xb_data *xbd, struct xb_queue *xq, int reason,
 
 	xbd->in_service = NULL;
 	xb_cancel_idle(xbd);
+	/* Its groups first: they are requeued, then maybe taken out. */
+	if (unlikely(xbd->groups_on))
+		xb_group_expire(xbd, xq->grp);
 	if (xq->queued) {
 		xb_wr_update(xbd, xq, now);
 		xb_set_weight(xbd, xq);
@@ -713,16 +726,17 @@ static struct request *xb_start(struct xb_data *xbd, struct xb_queue *xq,
 static struct request *xb_take(struct xb_data *xbd, struct xb_queue *xq,
 			       struct request *rq, u64 now)
 {
-	struct xb_class *c = &xbd->cls[xq->cls];
+	struct xb_class *c = xb_cls(xq);
 	unsigned int sectors = blk_rq_sectors(rq);
+	/* Sector-less requests (flush-like) still cost something. */
+	u64 charge = xb_charge(xq, clamp_t(unsigned int, sectors, 1,
+					   XB_MAX_BUDGET_LIMIT));
 
 	xb_del_rq(xbd, xq, rq);
 	xq->served += sectors;
 	xq->wr_served += sectors;
-	/* Sector-less requests (flush-like) still cost something. */
-	c->vtime += div64_u64(xb_charge(xq, clamp_t(unsigned int, sectors, 1,
-						    XB_MAX_BUDGET_LIMIT))
-			      << XB_VT_SHIFT, max_t(u64, c->vsum, 1));
+	c->vtime += div64_u64(charge << XB_VT_SHIFT, max_t(u64, c->vsum, 1));
+	xb_group_charge(xbd, xq->grp, charge, sectors);
 	return xb_start(xbd, xq, rq, 0, now);
 }
 
@@ -763,7 +777,7 @@ static bool xb_may_inject(struct xb_data *xbd, struct xb_queue *xq,
 static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 				 u64 now)
 {
-	struct xb_class *c = &xbd->cls[xq->cls];
+	struct xb_class *c = xb_cls(xq);
 	struct xb_queue *other = NULL;
 	struct request *rq = NULL;
 	bool refused = false;
@@ -795,6 +809,9 @@ static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 	/* Charged to the queue that got the service: S and F move on. */
 	xb_tree_del(xbd, other);
 	vt = xb_vt(xb_charge(other, blk_rq_sectors(rq)), other->weight);
+	/* A queue of the same group: the path in service pays. */
+	xb_group_charge(xbd, other->grp, xb_charge(other, blk_rq_sectors(rq)),
+			blk_rq_sectors(rq));
 	other->vstart += vt;
 	other->vfinish += vt;
 	if (other->queued) {
@@ -814,6 +831,18 @@ static void xb_arm_timer(struct xb_data *xbd, u64 when)
 	hrtimer_start(&xbd->timer, ns_to_ktime(when), HRTIMER_MODE_ABS);
 }
 
+/*
+ * Has a group other than @xq's active queues?  Then the device waits for
+ * @xq as for a lighter queue: a group's share is kept only while its
+ * queues hold the device between their requests (BFQ idles whenever
+ * several groups are active, too).
+ */
+static bool xb_other_groups_active(struct xb_data *xbd, struct xb_queue *xq)
+{
+	return xbd->groups_on &&
+	       xbd->nr_groups_active > (xq->grp->nr_active ? 1 : 0);
+}
+
 /* Must the device wait for @xq (sync, in service, empty)? */
 static bool xb_should_idle(struct xb_data *xbd, struct xb_queue *xq)
 {
@@ -827,7 +856,7 @@ static bool xb_should_idle(struct xb_data *xbd, struct xb_queue *xq)
 	    xq->ttime_ns > xb_idle_ns(xbd, xq))
 		return false;
 	return xb_idling_boosts_throughput(xbd, xq) ||
-	       xb_others_lighter(xbd, xq);
+	       xb_others_lighter(xbd, xq) || xb_other_groups_active(xbd, xq);
 }
 
 /* Start waiting for @xq, the in-service queue, until @from + its idle time. */
@@ -844,15 +873,36 @@ static void xb_start_idling(struct xb_data *xbd, struct xb_queue *xq, u64 from)
 /* Has an RT or BE queue requests queued, or an RT or BE request in flight? */
 static bool xb_nonidle_busy(struct xb_data *xbd)
 {
-	return xbd->cls[XB_RT].nr_busy || xbd->cls[XB_BE].nr_busy ||
+	return xbd->top.cls[XB_RT].nr_busy || xbd->top.cls[XB_BE].nr_busy ||
 	       xbd->nonidle_inflight;
+}
+
+/*
+ * With groups: the group xb_group_descend() picks, then its classes in
+ * strict order (no IDLE-class delay: that is kept for the root's own
+ * queues while there are no groups).
+ */
+static struct xb_queue *xb_pick_group_queue(struct xb_data *xbd)
+{
+	struct xb_group *g = xb_group_descend(xbd);
+	int c;
+
+	if (!g)
+		return NULL;
+	for (c = XB_RT; c < XB_NR_CLASS; c++)
+		if (g->cls[c].nr_busy)
+			return xb_class_pick(xbd, &g->cls[c]);
+	return NULL;
 }
 
 static struct xb_queue *xb_pick_queue(struct xb_data *xbd, u64 now)
 {
-	struct xb_class *idle = &xbd->cls[XB_IDLE];
+	struct xb_class *cls = xbd->top.cls, *idle = &cls[XB_IDLE];
 	u64 until;
 	int c;
+
+	if (unlikely(xbd->groups_on))
+		return xb_pick_group_queue(xbd);
 
 	/*
 	 * Anti-starvation, as BFQ: once the IDLE class has waited
@@ -862,11 +912,11 @@ static struct xb_queue *xb_pick_queue(struct xb_data *xbd, u64 now)
 	if (idle->nr_busy && xb_nonidle_busy(xbd) &&
 	    now - xbd->idle_wait_ns >= XB_IDLE_STARVE_NS) {
 		xbd->idle_starved++;
-		return xb_class_pick(xbd, XB_IDLE);
+		return xb_class_pick(xbd, idle);
 	}
 	for (c = XB_RT; c < XB_IDLE; c++)
-		if (xbd->cls[c].nr_busy)
-			return xb_class_pick(xbd, c);
+		if (cls[c].nr_busy)
+			return xb_class_pick(xbd, &cls[c]);
 	if (!idle->nr_busy)
 		return NULL;
 	/* The idle class only after the others have been quiet a while. */
@@ -878,7 +928,7 @@ static struct xb_queue *xb_pick_queue(struct xb_data *xbd, u64 now)
 		xb_arm_timer(xbd, until);
 		return NULL;
 	}
-	return xb_class_pick(xbd, XB_IDLE);
+	return xb_class_pick(xbd, idle);
 }
 
 static void xb_set_in_service(struct xb_data *xbd, struct xb_queue *xq,
@@ -939,13 +989,21 @@ static struct request *xb_pick(struct xb_data *xbd)
 			xb_cancel_idle(xbd);
 			rq = xb_take(xbd, xq, rq, now);
 			/* Let through against starvation: one request. */
-			if (xq->cls == XB_IDLE && xb_nonidle_busy(xbd))
+			if (xq->cls == XB_IDLE && !xbd->groups_on &&
+			    xb_nonidle_busy(xbd))
 				xb_expire(xbd, xq, XB_EXP_PREEMPT, now);
 			return rq;
 		}
-		/* In service and empty: wait for it, or move on. */
+		/*
+		 * In service and empty: wait for it, or move on.  Past its
+		 * timeout too while other groups are active (as BFQ): it
+		 * then expires with its next request queued and keeps its
+		 * group busy, where expiring it empty would leave the group
+		 * idle and its credit to the others.
+		 */
 		if (xb_should_idle(xbd, xq) &&
-		    now - xq->slot_start_ns <= xb_timeout_ns(xbd, xq)) {
+		    (now - xq->slot_start_ns <= xb_timeout_ns(xbd, xq) ||
+		     xb_other_groups_active(xbd, xq))) {
 			if (xq->inflight)
 				return xb_inject(xbd, xq, now);
 			if (!xbd->idling)
@@ -982,6 +1040,7 @@ static void xb_init_queue(struct xb_data *xbd, struct xb_queue *xq,
 	xq->level = IOPRIO_BE_NORM;
 	xq->wr_coeff = 1;
 	xq->inject_limit = 1;
+	xq->grp = &xbd->top;
 }
 
 static void xb_coop_leave(struct xb_data *xbd, struct xb_queue *xq,
@@ -998,6 +1057,7 @@ static void xb_free_queue(struct xb_data *xbd, struct xb_queue *xq)
 	if (xq->merged)
 		xb_coop_leave(xbd, xq, false);
 	xb_pos_del(xbd, xq);
+	xb_group_put(xbd, xq->grp);
 	spin_lock(&xbd->qlock);
 	list_del(&xq->all);
 	xbd->nr_queues--;
@@ -1265,6 +1325,7 @@ static bool xb_coop_match(struct xb_data *xbd, struct xb_queue *xq,
 			  struct xb_queue *host, sector_t pos)
 {
 	return host && host != xq && host->sync && host != &xbd->fallback &&
+	       host->grp == xq->grp &&
 	       host->cls != XB_IDLE && host->cls == xq->cls &&
 	       host->level == xq->level &&
 	       (host->wr_coeff == xq->wr_coeff || !xq->ever_busy) &&
@@ -1421,6 +1482,42 @@ static void xb_coop_judge(struct xb_queue *xq)
 
 /* ---- insertion ---------------------------------------------------------- */
 
+/*
+ * May @xq change groups now?  Only while nothing of it is queued, in
+ * flight, in service or busy in a tree, and no guest sends its requests
+ * here: its counts and times all belong to its group.
+ */
+static bool xb_queue_may_move(struct xb_data *xbd, struct xb_queue *xq)
+{
+	return xq->slot < 0 && !xq->busy && xbd->in_service != xq &&
+	       !xq->nr_coop;
+}
+
+/*
+ * A sync queue follows its process into the group of the cgroup its new
+ * request comes from, at the first moment it is idle (async queues stay
+ * in xbd->top: docs/xbfq.md).
+ */
+static void xb_follow_group(struct xb_data *xbd, struct xb_queue *xq,
+			    struct request *rq)
+{
+	struct xb_group *g;
+
+	if (!xq->sync || xq == &xbd->fallback)
+		return;
+	g = xb_rq_group(xbd, rq);
+	if (!g || g == xq->grp || !xb_queue_may_move(xbd, xq))
+		return;
+	xb_vsum_leave(xbd, xq);		/* the request holds a reference */
+	xb_group_put(xbd, xq->grp);
+	g->ref++;
+	xq->grp = g;
+	/* Its old times mean nothing in the new group's trees. */
+	xq->vfinish = xb_cls(xq)->vtime;
+	if (xq->ever_busy)
+		xbd->group_moves++;
+}
+
 static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 			  xd_insert_t flags, unsigned long arrival,
 			  struct list_head *free, u64 now)
@@ -1445,6 +1542,8 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 #endif
 	}
 	xb_rq_set_state(rq, 0);
+	if (!(state & XB_RQ_DISPATCHED) && xbd->cg_active)
+		xb_follow_group(xbd, xq, rq);
 
 	/*
 	 * The I/O priority may change between requests (ionice): the queue
@@ -1535,7 +1634,8 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 	iq = xbd->in_service;
 	if (xq->busy) {
 		/* Moved up to a higher class than the one served: preempt. */
-		if (xq == moved && iq && xq->cls < iq->cls)
+		if (xq == moved && iq && xq->cls < iq->cls &&
+		    xq->grp == iq->grp)
 			xb_expire(xbd, iq, XB_EXP_PREEMPT, now);
 		return;
 	}
@@ -1551,9 +1651,10 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 	 * one is served, need not wait for the end of the slot; nor need an
 	 * eligible queue with an earlier finish time (WF2Q+ order); the
 	 * preempted queue is charged only what it received and, if empty,
-	 * keeps its weight in vsum for a while (see xb_vsum_enter()).
+	 * keeps its weight in vsum for a while (see xb_vsum_enter()).  Only
+	 * within a group: groups wait for the end of the slot.
 	 */
-	if (iq && (xq->cls < iq->cls ||
+	if (iq && iq->grp == xq->grp && (xq->cls < iq->cls ||
 		   (xq->cls == iq->cls && xq->tree == XB_TREE_ELIG &&
 		    (xq->wr_coeff > iq->wr_coeff ||
 		     xb_after(iq->vfinish, xq->vfinish)))))
@@ -2238,6 +2339,8 @@ enum xb_counter_id {
 	XB_C_WR_DURATION,
 	XB_C_LOCAL_DISPATCHED,
 	XB_C_PARKED,
+	XB_C_GROUPS,
+	XB_C_GROUP_MOVES,
 	XB_C_NR
 };
 
@@ -2258,7 +2361,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"requeued", "lock_waits", "idle_throughput", "idle_starved",
 	"active_raised", "depth_sync_write", "depth_async",
 	"queues_merged_by_pos", "inject_refused", "wr_duration",
-	"local_dispatched", "parked",
+	"local_dispatched", "parked", "groups", "group_moves",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -2326,6 +2429,8 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_DEPTH_SYNC_WRITE] = xb_write_depth(xbd, true);
 	v[XB_C_DEPTH_ASYNC] = xb_write_depth(xbd, false);
 	v[XB_C_QUEUES_MERGED_BY_POS] = xbd->queues_merged_by_pos;
+	v[XB_C_GROUPS] = xbd->nr_groups;
+	v[XB_C_GROUP_MOVES] = xbd->group_moves;
 	spin_lock(&xbd->qlock);
 	v[XB_C_QUEUES] = xbd->nr_queues;
 	v[XB_C_QUEUES_CREATED] = xbd->queues_created;
@@ -2352,7 +2457,7 @@ static const struct schedctl_sched_ops xb_nl_ops = {
 static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 {
 	struct xb_data *xbd;
-	int c, ret;
+	int ret;
 
 	xbd = kzalloc_node(sizeof(*xbd), GFP_KERNEL, q->node);
 	if (!xbd)
@@ -2376,10 +2481,10 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 	INIT_LIST_HEAD(&xbd->queues);
 	INIT_LIST_HEAD(&xbd->linger);
 	xbd->pos_tree = RB_ROOT;
-	for (c = 0; c < XB_NR_CLASS; c++) {
-		xbd->cls[c].elig = RB_ROOT;
-		xbd->cls[c].pend = RB_ROOT;
-	}
+	xb_group_init(&xbd->root, NULL);
+	xb_group_init(&xbd->top, &xbd->root);
+	INIT_LIST_HEAD(&xbd->groups);
+	xbd->devt = disk_devt(q->disk);
 	xbd->q = q;
 	xbd->rotational = xd_queue_rotational(q);
 	xbd->hw_depth = q->tag_set ? q->tag_set->queue_depth : 1;
@@ -2416,6 +2521,8 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 	q->async_depth = xb_default_async_depth(q->nr_requests);
 	xb_depth_updated(q);
 #endif
+	/* Groups where the policy registered; without them if it fails. */
+	xb_cg_attach(xbd);
 	return 0;
 }
 
@@ -2429,6 +2536,8 @@ static void xb_exit_sched(struct elevator_queue *e)
 	/* First, so that no netlink reader sees the instance go away. */
 	schedctl_nl_unregister(&xbd->core.nl);
 	hrtimer_cancel(&xbd->timer);
+	/* The groups lose their cgroups; their queues still hold them. */
+	xb_cg_detach(xbd);
 	/*
 	 * The queue is frozen: every request has completed, and the block
 	 * layer has exited every icq (ioc_clear_queue()), so only the queue
@@ -2444,6 +2553,8 @@ static void xb_exit_sched(struct elevator_queue *e)
 	/* A queue left would still be an icq's: leak it rather than free. */
 	WARN_ON_ONCE(!list_empty(&xbd->queues));
 	WARN_ON_ONCE(refcount_read(&xbd->fallback.ref) != 1);
+	/* Every queue gone, so is every group: free any left. */
+	xb_cg_free_groups(xbd);
 	spin_unlock_irqrestore(&xbd->lock, flags);
 	hrtimer_cancel(&xbd->timer);
 
@@ -2535,15 +2646,16 @@ static int xb_queues_show(void *data, struct seq_file *m)
 	int c;
 
 	spin_lock_irqsave(&xbd->lock, flags);
+	/* The root cgroup's classes; the groups' are in sched/groups. */
 	for (c = 0; c < XB_NR_CLASS; c++)
 		seq_printf(m, "class %s vtime %llu wsum %llu vsum %llu busy %u\n",
-			   xb_class_name[c], xbd->cls[c].vtime,
-			   xbd->cls[c].wsum, xbd->cls[c].vsum,
-			   xbd->cls[c].nr_busy);
+			   xb_class_name[c], xbd->top.cls[c].vtime,
+			   xbd->top.cls[c].wsum, xbd->top.cls[c].vsum,
+			   xbd->top.cls[c].nr_busy);
 	spin_lock(&xbd->qlock);
 	list_for_each_entry(xq, &xbd->queues, all)
 		seq_printf(m,
-			   "pid %d %s %s/%u w %u wr %u busy %d svc %s S %llu F %llu budget %u queued %u inflight %u rqs %llu inj %llu ttime %llu limit %u guests %u into %d\n",
+			   "pid %d %s %s/%u w %u wr %u busy %d svc %s S %llu F %llu budget %u queued %u inflight %u rqs %llu inj %llu ttime %llu limit %u guests %u into %d cgid %llu\n",
 			   xq->pid, xq->sync ? "sync" : "async",
 			   xb_class_name[xq->cls], xq->level, xq->weight,
 			   xq->wr_coeff, xq->busy,
@@ -2552,7 +2664,7 @@ static int xb_queues_show(void *data, struct seq_file *m)
 			   xq->queued, xq->inflight, xq->dispatched_rqs,
 			   xq->injected_rqs, xq->ttime_ns,
 			   xq->inject_limit, xq->nr_coop,
-			   xq->merged ? xq->merged->pid : -1);
+			   xq->merged ? xq->merged->pid : -1, xq->grp->cgid);
 	spin_unlock(&xbd->qlock);
 	spin_unlock_irqrestore(&xbd->lock, flags);
 	return 0;
@@ -2561,6 +2673,7 @@ static int xb_queues_show(void *data, struct seq_file *m)
 static const struct blk_mq_debugfs_attr xb_queue_debugfs[] = {
 	{ "stats", 0400, xb_stats_show },
 	{ "queues", 0400, xb_queues_show },
+	{ "groups", 0400, xb_groups_show },
 	{},
 };
 
@@ -2606,16 +2719,22 @@ MODULE_ALIAS("xbfq-iosched");
 
 static int __init xb_init(void)
 {
-	int i;
+	int i, ret;
 
 	for (i = 0; i < XB_K_NR; i++)
 		xb_knob_names[i] = xb_knobs[i].name;
-	return elv_register(&xb_type);
+	/* Without its blkcg policy, xbfq still loads: no groups. */
+	xb_cg_register();
+	ret = elv_register(&xb_type);
+	if (ret)
+		xb_cg_unregister();
+	return ret;
 }
 
 static void __exit xb_exit(void)
 {
 	elv_unregister(&xb_type);
+	xb_cg_unregister();
 }
 
 module_init(xb_init);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xbfq's B-WF2Q+ service trees: within a class (RT, BE or IDLE), which
- * busy queue is served next.  Each class keeps its busy queues, but the
+ * xbfq's B-WF2Q+ service trees: which group, and within a group's class
+ * (RT, BE or IDLE), which busy queue is served next.
+ *
+ * Queues.  Each class of a group keeps its busy queues, but the
  * one in service, in two rbtrees, eligible (S <= V) by finish time F and
  * pending (S > V) by start time S, and two weight sums: wsum, of the busy
  * queues, and vsum, which its virtual time V advances by, of the busy
@@ -21,6 +23,22 @@
  * (xb_pick_queue()); idling and injection.  The tree operations on the
  * request path (xb_tree_del(), xb_set_weight(), xb_vsum_leave(),
  * xb_linger_expire(), xb_should_yield()) are static inline in xbfq.h.
+ *
+ * Groups (control groups, xbfq-cgroup.c).  Once the group layer is on,
+ * each group is an entity of its parent group's tree while it has busy
+ * queues or busy child groups, with the same rules one level up: start
+ * S = max(F, the parent's V), finish F = S + max_budget / weight while it
+ * waits; the parent's V advances by each dispatched request's charge
+ * over the weights of its busy children (kwsum).  A queue is picked by
+ * descending from xbd->root through the eligible child with the
+ * smallest F at each level (each one marked in service in its parent,
+ * off the tree) to a group with busy queues of its own, then by class
+ * order within that group.  When the queue's slot ends, every group on
+ * its path is charged what it was served in the slot (F = S + served /
+ * weight) and requeued with S = F, or leaves its parent's tree if it has
+ * nothing busy left.  Until a cgroup below the root does I/O on the
+ * device, none of this runs: all queues are in xbd->top and picked from
+ * its classes directly.
  *
  * All of it runs under xbd->lock.
  */
@@ -52,7 +70,7 @@ static void xb_tree_insert(struct rb_root *root, struct xb_queue *xq,
 
 void xb_tree_add(struct xb_data *xbd, struct xb_queue *xq)
 {
-	struct xb_class *c = &xbd->cls[xq->cls];
+	struct xb_class *c = xb_cls(xq);
 
 	if (xb_after(xq->vstart, c->vtime)) {
 		xb_tree_insert(&c->pend, xq, false);
@@ -80,9 +98,8 @@ void xb_update_eligible(struct xb_class *c)
 }
 
 /* The eligible queue with the smallest finish time, off its tree. */
-struct xb_queue *xb_class_pick(struct xb_data *xbd, int cls)
+struct xb_queue *xb_class_pick(struct xb_data *xbd, struct xb_class *c)
 {
-	struct xb_class *c = &xbd->cls[cls];
 	struct xb_queue *xq;
 	struct rb_node *n;
 
@@ -109,7 +126,7 @@ struct xb_queue *xb_class_pick(struct xb_data *xbd, int cls)
 /* Called for a queue that has requests or is in service: not the last put. */
 void xb_vsum_enter(struct xb_data *xbd, struct xb_queue *xq)
 {
-	struct xb_class *c = &xbd->cls[xq->cls];
+	struct xb_class *c = xb_cls(xq);
 
 	if (xq->in_vsum)
 		c->vsum -= xq->vsum_weight;
@@ -137,13 +154,14 @@ static void xb_vsum_linger(struct xb_data *xbd, struct xb_queue *xq,
 
 void xb_deactivate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 {
-	struct xb_class *c = &xbd->cls[xq->cls];
+	struct xb_class *c = xb_cls(xq);
 
 	xb_tree_del(xbd, xq);
 	c->nr_busy--;
 	c->wsum -= xq->weight;
 	xq->busy = false;
 	xb_vsum_linger(xbd, xq, now);
+	xb_group_queue_idle(xbd, xq->grp);
 }
 
 /*
@@ -156,7 +174,7 @@ void xb_deactivate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 void xb_set_prio(struct xb_data *xbd, struct xb_queue *xq, u8 cls,
 		 u8 level, u64 now)
 {
-	struct xb_class *c = &xbd->cls[xq->cls];
+	struct xb_class *c = xb_cls(xq);
 
 	lockdep_assert_held(&xbd->lock);
 	if (xq == xbd->in_service) {
@@ -174,7 +192,7 @@ void xb_set_prio(struct xb_data *xbd, struct xb_queue *xq, u8 cls,
 	xb_vsum_leave(xbd, xq);
 	xq->cls = cls;
 	xq->level = level;
-	c = &xbd->cls[cls];
+	c = xb_cls(xq);
 	xq->vfinish = c->vtime;
 	if (xq->busy) {
 		xb_wr_update(xbd, xq, now);
@@ -189,4 +207,235 @@ void xb_set_prio(struct xb_data *xbd, struct xb_queue *xq, u8 cls,
 		xb_tree_add(xbd, xq);
 	}
 	xb_update_active(xbd, xq, now);
+}
+
+/* ---- groups --------------------------------------------------------------- */
+
+void xb_group_init(struct xb_group *g, struct xb_group *parent)
+{
+	int c;
+
+	for (c = 0; c < XB_NR_CLASS; c++) {
+		g->cls[c].elig = RB_ROOT;
+		g->cls[c].pend = RB_ROOT;
+	}
+	RB_CLEAR_NODE(&g->node);
+	g->kelig = RB_ROOT;
+	g->kpend = RB_ROOT;
+	INIT_LIST_HEAD(&g->kidle);
+	INIT_LIST_HEAD(&g->kidle_link);
+	g->parent = parent;
+	g->weight = 100;
+	INIT_LIST_HEAD(&g->link);
+}
+
+static void xb_kid_insert(struct rb_root *root, struct xb_group *g,
+			  bool by_finish)
+{
+	struct rb_node **p = &root->rb_node, *parent = NULL;
+	u64 key = by_finish ? g->vfinish : g->vstart;
+
+	while (*p) {
+		struct xb_group *e = rb_entry(*p, struct xb_group, node);
+
+		parent = *p;
+		if (xb_after(by_finish ? e->vfinish : e->vstart, key))
+			p = &(*p)->rb_left;
+		else
+			p = &(*p)->rb_right;
+	}
+	rb_link_node(&g->node, parent, p);
+	rb_insert_color(&g->node, root);
+}
+
+static void xb_kid_add(struct xb_group *p, struct xb_group *g)
+{
+	bool pend = xb_after(g->vstart, p->kvtime);
+
+	xb_kid_insert(pend ? &p->kpend : &p->kelig, g, !pend);
+	g->tree = pend ? XB_TREE_PEND : XB_TREE_ELIG;
+}
+
+static void xb_kid_del(struct xb_group *p, struct xb_group *g)
+{
+	if (g->tree == XB_TREE_ELIG)
+		rb_erase(&g->node, &p->kelig);
+	else if (g->tree == XB_TREE_PEND)
+		rb_erase(&g->node, &p->kpend);
+	g->tree = XB_TREE_NONE;
+}
+
+/* Move @p's children that became eligible (S <= V) to its eligible tree. */
+static void xb_kid_update_eligible(struct xb_group *p)
+{
+	struct rb_node *n;
+
+	while ((n = rb_first(&p->kpend))) {
+		struct xb_group *g = rb_entry(n, struct xb_group, node);
+
+		if (xb_after(g->vstart, p->kvtime))
+			break;
+		rb_erase(n, &p->kpend);
+		xb_kid_insert(&p->kelig, g, true);
+		g->tree = XB_TREE_ELIG;
+	}
+}
+
+/*
+ * An idle child's weight leaves @p's kwsum once V passed its F: until
+ * then it is owed nothing and owes nothing, and a group whose process
+ * thinks between two requests does not come back to find V raced ahead
+ * at the others' rate (BFQ's idle tree; xbfq's queues linger in vsum).
+ */
+static void xb_kid_forget(struct xb_group *p)
+{
+	struct xb_group *g, *tmp;
+
+	list_for_each_entry_safe(g, tmp, &p->kidle, kidle_link) {
+		if (xb_after(g->vfinish, p->kvtime))
+			continue;
+		list_del_init(&g->kidle_link);
+		p->kwsum -= g->weight;
+		g->in_kwsum = false;
+	}
+}
+
+/* The eligible child of @p with the smallest F, off the tree. */
+static struct xb_group *xb_kid_pick(struct xb_group *p)
+{
+	struct xb_group *g;
+	struct rb_node *n;
+
+	xb_kid_update_eligible(p);
+	if (RB_EMPTY_ROOT(&p->kelig)) {
+		n = rb_first(&p->kpend);
+		if (!n)
+			return NULL;
+		/* Nobody eligible: V jumps to the smallest start time. */
+		p->kvtime = rb_entry(n, struct xb_group, node)->vstart;
+		xb_kid_update_eligible(p);
+	}
+	xb_kid_forget(p);
+	g = rb_entry(rb_first(&p->kelig), struct xb_group, node);
+	xb_kid_del(p, g);
+	return g;
+}
+
+/*
+ * @g has something busy now: it and every idle ancestor below the root
+ * enter their parents' trees, no earlier than the parent's V (no credit
+ * for idleness) nor than their last F.
+ */
+void xb_group_activate(struct xb_data *xbd, struct xb_group *g)
+{
+	lockdep_assert_held(&xbd->lock);
+	while (g != &xbd->root && !g->busy) {
+		struct xb_group *p = g->parent;
+
+		xb_group_refresh_weight(xbd, g);
+		g->busy = true;
+		g->vstart = xb_after(g->vfinish, p->kvtime) ? g->vfinish :
+							     p->kvtime;
+		g->vfinish = g->vstart + xb_vt(xb_max_budget(xbd), g->weight);
+		xb_kid_add(p, g);
+		if (g->in_kwsum) {
+			list_del_init(&g->kidle_link);
+		} else {
+			p->kwsum += g->weight;
+			g->in_kwsum = true;
+		}
+		p->nr_busy_kids++;
+		g = p;
+	}
+}
+
+/* @g may have nothing busy left: leave the parent's tree, upwards. */
+void xb_group_deactivate(struct xb_data *xbd, struct xb_group *g)
+{
+	lockdep_assert_held(&xbd->lock);
+	while (g != &xbd->root && g->busy && !g->nr_busy_kids &&
+	       !xb_group_own_busy(g)) {
+		struct xb_group *p = g->parent;
+
+		xb_kid_del(p, g);
+		if (p->kin_service == g)
+			p->kin_service = NULL;
+		g->busy = false;
+		/* Its F is what it was charged: the S it was requeued at. */
+		g->vfinish = g->vstart;
+		list_add_tail(&g->kidle_link, &p->kidle);
+		p->nr_busy_kids--;
+		g = p;
+	}
+}
+
+/*
+ * The group whose queues are served next: from the root, the eligible
+ * child with the smallest F at each level, marked in service in its
+ * parent, down to a group with busy queues of its own.  NULL if nothing
+ * is busy.
+ */
+struct xb_group *xb_group_descend(struct xb_data *xbd)
+{
+	struct xb_group *g = &xbd->root;
+
+	lockdep_assert_held(&xbd->lock);
+	while (!xb_group_own_busy(g)) {
+		struct xb_group *k;
+
+		k = g->nr_busy_kids ? xb_kid_pick(g) : NULL;
+		if (!k) {
+			/* Only the root may have nothing busy. */
+			WARN_ON_ONCE(g != &xbd->root);
+			return NULL;
+		}
+		g->kin_service = k;
+		k->slot_served = 0;
+		g = k;
+	}
+	return g;
+}
+
+/*
+ * The slot of a queue of @g ended: every group on its path is charged
+ * what it was served in the slot and waits in its parent's tree again
+ * (xb_group_deactivate() takes out those left with nothing busy).
+ */
+void xb_group_expire(struct xb_data *xbd, struct xb_group *g)
+{
+	lockdep_assert_held(&xbd->lock);
+	for (; g != &xbd->root; g = g->parent) {
+		struct xb_group *p = g->parent;
+
+		if (p->kin_service != g)
+			continue;
+		p->kin_service = NULL;
+		g->vstart += xb_vt(g->slot_served, g->weight);
+		g->slot_served = 0;
+		xb_group_refresh_weight(xbd, g);
+		g->vfinish = g->vstart + xb_vt(xb_max_budget(xbd), g->weight);
+		xb_kid_add(p, g);
+	}
+}
+
+/*
+ * The first group below the root was linked: from now on everything is
+ * scheduled through groups.  top enters the root's tree if it is busy,
+ * marked in service there if the queue in service is its own.
+ */
+void xb_groups_start(struct xb_data *xbd)
+{
+	struct xb_group *top = &xbd->top;
+
+	lockdep_assert_held(&xbd->lock);
+	if (xbd->groups_on)
+		return;
+	xbd->groups_on = true;
+	if (!xb_group_own_busy(top))
+		return;
+	xb_group_activate(xbd, top);
+	if (xbd->in_service) {
+		xb_kid_del(&xbd->root, top);
+		xbd->root.kin_service = top;
+	}
 }

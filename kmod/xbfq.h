@@ -7,10 +7,13 @@
  *
  *  - xbfq-iosched.c: the scheduler's core, the elevator operations and
  *    everything but the service trees (see its top comment);
- *  - xbfq-wf2q.c: the per-class B-WF2Q+ service trees.
+ *  - xbfq-wf2q.c: the B-WF2Q+ service trees: per class within a group,
+ *    and the groups' own trees (hierarchical scheduling);
+ *  - xbfq-cgroup.c: the blkcg policy (cgroup v2 io.xbfq.weight) and the
+ *    groups of a device: which group a request's cgroup maps to, their
+ *    lifetime and weights, the debugfs groups file.
  *
- * Control-group support, when it comes, is one more file of its own and
- * one more object in xbfq-y.  Nothing here is visible outside the module.
+ * Nothing here is visible outside the module.
  */
 #ifndef XBFQ_H
 #define XBFQ_H
@@ -126,6 +129,9 @@ struct xb_pcpu_stats {
 };
 
 struct xb_data;
+struct xb_group;
+struct xb_cg;
+struct seq_file;
 
 struct xb_queue {
 	struct rb_node node;		/* in its class's ELIG or PEND tree */
@@ -149,6 +155,12 @@ struct xb_queue {
 	unsigned int nr_head;		/* on xbd->dispatch */
 	unsigned int inflight;
 	u8 cls, level;
+	/*
+	 * The group whose class trees it is scheduled in (xbd->top unless
+	 * its process's cgroup is below the root's); changed only while the
+	 * queue is idle (xb_queue_may_move()).  It holds a group reference.
+	 */
+	struct xb_group *grp;
 	/* A priority change waiting for the end of the queue's slot. */
 	bool prio_pending;
 	u8 new_cls, new_level;
@@ -234,6 +246,50 @@ struct xb_class {
 	unsigned int nr_busy;
 };
 
+/*
+ * A group: the queues of one cgroup on one device, and the groups of its
+ * child cgroups.  Two are built in: xbd->top, the root cgroup's own
+ * queues (all of them while no cgroup below the root has done I/O), and
+ * xbd->root, whose tree holds top and the groups of the root's child
+ * cgroups.  A group is an entity of its parent's tree while it is busy
+ * (a busy queue of its own, or a busy child group), with a weight from
+ * its cgroup's io.xbfq.weight; below the root, cgroup v2 puts processes
+ * only in leaves, so a group has queues or child groups, not both (a
+ * queue that has not yet followed its process may briefly break that:
+ * its own queues are then served first).  Everything under xbd->lock.
+ */
+struct xb_group {
+	struct xb_class cls[XB_NR_CLASS];	/* its own queues */
+	/* As an entity of its parent's tree. */
+	struct rb_node node;
+	u8 tree;
+	bool busy;
+	unsigned int weight;
+	u64 vstart, vfinish;
+	u64 slot_served;			/* charged in this slot */
+	/*
+	 * Counted in the parent's kwsum: while busy, and after, on the
+	 * parent's kidle list, until the parent's V passes its F.
+	 */
+	bool in_kwsum;
+	struct list_head kidle_link;
+	/* Its child groups' tree: eligible by F, pending by S. */
+	struct rb_root kelig, kpend;
+	struct list_head kidle;			/* idle, still in kwsum */
+	u64 kvtime, kwsum;
+	unsigned int nr_busy_kids;
+	struct xb_group *kin_service;		/* the child served, off tree */
+	/* Identity and lifetime (xbfq-cgroup.c). */
+	struct xb_group *parent;
+	int ref;				/* pd, queues, child groups */
+	struct list_head link;			/* on xbd->groups */
+	struct xb_cg *cg;			/* its cgroup's weights */
+	u64 cgid;
+	unsigned int cfg_gen;
+	unsigned int nr_active;			/* its queues active */
+	u64 served;				/* sectors, while groups_on */
+};
+
 struct xb_data {
 	/*
 	 * First: elevator_data points here.  Ready list, deferred insertions,
@@ -245,7 +301,20 @@ struct xb_data {
 	spinlock_t lock ____cacheline_aligned_in_smp;
 	struct xsched_cong cong;		/* of lock, under lock */
 	struct list_head dispatch;		/* at-head requests */
-	struct xb_class cls[XB_NR_CLASS];
+	struct xb_group top;			/* the root cgroup's own queues */
+	struct xb_group root;			/* top and the cgroups' groups */
+	/*
+	 * Control groups: the group layer is on once a cgroup below the
+	 * root did I/O here (groups_on, never off again); until then
+	 * everything is in top and scheduled as if there were no groups.
+	 */
+	bool groups_on;
+	bool cg_active;				/* the policy is active here */
+	struct list_head groups;		/* linked groups, not top/root */
+	unsigned int nr_groups;
+	unsigned int nr_groups_active;		/* groups with active queues */
+	u64 group_moves;
+	dev_t devt;
 	struct xb_queue *in_service;
 	struct xb_queue *last_busy;		/* last inserted into, if queued */
 	struct list_head linger;		/* recently busy, by time */
@@ -337,18 +406,44 @@ static_assert(offsetof(struct xb_data, core) == 0);
 
 /* ---- between the files -------------------------------------------------- */
 
+/* The class tree @xq is scheduled in: its class in its group. */
+static inline struct xb_class *xb_cls(struct xb_queue *xq)
+{
+	return &xq->grp->cls[xq->cls];
+}
+
+
 /* xbfq-iosched.c: active-weight accounting, queue references. */
 void xb_update_active(struct xb_data *xbd, struct xb_queue *xq, u64 now);
 void xb_put_ref_locked(struct xb_data *xbd, struct xb_queue *xq);
+unsigned int xb_max_budget(struct xb_data *xbd);
 
 /* xbfq-wf2q.c: the service trees. */
 void xb_tree_add(struct xb_data *xbd, struct xb_queue *xq);
 void xb_update_eligible(struct xb_class *c);
-struct xb_queue *xb_class_pick(struct xb_data *xbd, int cls);
+struct xb_queue *xb_class_pick(struct xb_data *xbd, struct xb_class *c);
 void xb_vsum_enter(struct xb_data *xbd, struct xb_queue *xq);
 void xb_deactivate(struct xb_data *xbd, struct xb_queue *xq, u64 now);
 void xb_set_prio(struct xb_data *xbd, struct xb_queue *xq, u8 cls,
 		 u8 level, u64 now);
+void xb_group_init(struct xb_group *g, struct xb_group *parent);
+void xb_group_activate(struct xb_data *xbd, struct xb_group *g);
+void xb_group_deactivate(struct xb_data *xbd, struct xb_group *g);
+struct xb_group *xb_group_descend(struct xb_data *xbd);
+void xb_group_expire(struct xb_data *xbd, struct xb_group *g);
+void xb_groups_start(struct xb_data *xbd);
+
+/* xbfq-cgroup.c: the blkcg policy and the groups of a device. */
+extern bool xb_cg_enabled;
+int xb_cg_register(void);
+void xb_cg_unregister(void);
+void xb_cg_attach(struct xb_data *xbd);
+void xb_cg_detach(struct xb_data *xbd);
+void xb_cg_free_groups(struct xb_data *xbd);
+struct xb_group *xb_rq_group(struct xb_data *xbd, struct request *rq);
+void xb_group_put(struct xb_data *xbd, struct xb_group *g);
+void xb_group_refresh_weight(struct xb_data *xbd, struct xb_group *g);
+int xb_groups_show(void *data, struct seq_file *m);
 
 /* ---- helpers of both files ---------------------------------------------- */
 
@@ -412,7 +507,7 @@ static inline void xb_wr_update(struct xb_data *xbd, struct xb_queue *xq,
 
 static inline void xb_tree_del(struct xb_data *xbd, struct xb_queue *xq)
 {
-	struct xb_class *c = &xbd->cls[xq->cls];
+	struct xb_class *c = xb_cls(xq);
 
 	if (xq->tree == XB_TREE_ELIG)
 		rb_erase(&xq->node, &c->elig);
@@ -424,7 +519,7 @@ static inline void xb_tree_del(struct xb_data *xbd, struct xb_queue *xq)
 static inline void xb_set_weight(struct xb_data *xbd, struct xb_queue *xq)
 {
 	unsigned int w = xb_base_weight(xq->cls, xq->level) * xq->wr_coeff;
-	struct xb_class *c = &xbd->cls[xq->cls];
+	struct xb_class *c = xb_cls(xq);
 
 	if (xq->busy)
 		c->wsum = c->wsum - xq->weight + w;
@@ -437,7 +532,7 @@ static inline void xb_set_weight(struct xb_data *xbd, struct xb_queue *xq)
 static inline void xb_vsum_leave(struct xb_data *xbd, struct xb_queue *xq)
 {
 	if (xq->in_vsum) {
-		xbd->cls[xq->cls].vsum -= xq->vsum_weight;
+		xb_cls(xq)->vsum -= xq->vsum_weight;
 		xq->in_vsum = false;
 	}
 	if (!list_empty(&xq->linger)) {
@@ -465,7 +560,7 @@ static inline void xb_linger_expire(struct xb_data *xbd, u64 now, bool all)
  */
 static inline bool xb_should_yield(struct xb_data *xbd, struct xb_queue *xq)
 {
-	struct xb_class *c = &xbd->cls[xq->cls];
+	struct xb_class *c = xb_cls(xq);
 	struct rb_node *n;
 
 	if (c->nr_busy < 2)
@@ -474,6 +569,51 @@ static inline bool xb_should_yield(struct xb_data *xbd, struct xb_queue *xq)
 	n = rb_first(&c->elig);
 	return n && xb_after(xq->vfinish,
 			     rb_entry(n, struct xb_queue, node)->vfinish);
+}
+
+/*
+ * Groups on the request path, static inline for the same reason; each is
+ * one untaken branch while the group layer is off.
+ */
+
+/* Charge @charge (sectors, weighted as the queue's) along @g's path. */
+static inline void xb_group_charge(struct xb_data *xbd, struct xb_group *g,
+				   u64 charge, unsigned int sectors)
+{
+	if (likely(!xbd->groups_on))
+		return;
+	charge = clamp_t(u64, charge, 1, XB_MAX_BUDGET_LIMIT);
+	for (; g != &xbd->root; g = g->parent) {
+		struct xb_group *p = g->parent;
+
+		g->slot_served += charge;
+		g->served += sectors;
+		p->kvtime += div64_u64(charge << XB_VT_SHIFT,
+				       max_t(u64, p->kwsum, 1));
+	}
+}
+
+/* A queue of @g's became busy (its class counts it already). */
+static inline void xb_group_queue_busy(struct xb_data *xbd,
+				       struct xb_group *g)
+{
+	if (unlikely(xbd->groups_on) && !g->busy)
+		xb_group_activate(xbd, g);
+}
+
+/* A queue of @g's went idle (its class no longer counts it). */
+static inline void xb_group_queue_idle(struct xb_data *xbd,
+				       struct xb_group *g)
+{
+	if (unlikely(xbd->groups_on))
+		xb_group_deactivate(xbd, g);
+}
+
+/* Has @g busy queues of its own? */
+static inline bool xb_group_own_busy(struct xb_group *g)
+{
+	return g->cls[XB_RT].nr_busy || g->cls[XB_BE].nr_busy ||
+	       g->cls[XB_IDLE].nr_busy;
 }
 
 #endif /* XBFQ_H */

@@ -16,7 +16,7 @@ bool sc_stats_is_gauge(const char *name)
 		"congestion_pct", "congested",		/* both schedulers */
 		"parked",				/* xdeadline, xbfq */
 		"queued", "queues", "active_queues",	/* xbfq */
-		"peak_rate", "auto_max_budget",
+		"peak_rate", "auto_max_budget", "groups",
 	};
 	size_t n = strlen(name), k = strlen("in_flight");
 

@@ -168,6 +168,8 @@ START_TEST(gauges_and_rate_format)
 	ck_assert(!sc_stats_is_gauge("local_dispatched"));
 	ck_assert(sc_stats_is_gauge("congested"));
 	ck_assert(sc_stats_is_gauge("active_queues"));
+	ck_assert(sc_stats_is_gauge("groups"));
+	ck_assert(!sc_stats_is_gauge("group_moves"));
 	ck_assert(!sc_stats_is_gauge("queues_created"));
 	ck_assert(!sc_stats_is_gauge("dispatched"));
 	ck_assert(!sc_stats_is_gauge("flight"));
