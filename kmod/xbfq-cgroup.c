@@ -213,17 +213,20 @@ static struct xb_group *xb_group_link(struct xb_data *xbd,
 }
 
 /*
- * The group of @blkg, linking it and any ancestor not yet linked, top
- * down.  Where one cannot be (its cgroup is going away, no memory), the
- * nearest linked ancestor's group serves.
+ * The group of @blkg, a cgroup below the root: its pd's, or linked now
+ * with any ancestor not yet linked, top down.  Where one cannot be (its
+ * cgroup is going away, no memory), the nearest linked ancestor's group
+ * serves.
  */
-static struct xb_group *xb_blkg_group(struct xb_data *xbd,
-				      struct blkcg_gq *blkg)
+struct xb_group *xb_blkg_group(struct xb_data *xbd, struct blkcg_gq *blkg)
 {
+	struct xb_pd *xp = xb_pd_of(blkg);
+
+	if (xp && xp->g)
+		return xp->g;
 	for (;;) {
 		struct blkcg_gq *b = blkg;
 		struct xb_group *parent, *g;
-		struct xb_pd *xp;
 
 		/* The highest ancestor of @blkg (or itself) not linked. */
 		for (;;) {
@@ -248,23 +251,6 @@ static struct xb_group *xb_blkg_group(struct xb_data *xbd,
 		if (b == blkg)
 			return g;
 	}
-}
-
-/* The group of @rq's cgroup; NULL if the request says none. */
-struct xb_group *xb_rq_group(struct xb_data *xbd, struct request *rq)
-{
-	struct blkcg_gq *blkg;
-	struct xb_pd *xp;
-
-	if (!rq->bio || !rq->bio->bi_blkg)
-		return NULL;
-	blkg = rq->bio->bi_blkg;
-	if (!blkg->parent)
-		return &xbd->top;
-	xp = xb_pd_of(blkg);
-	if (xp && xp->g)
-		return xp->g;
-	return xb_blkg_group(xbd, blkg);
 }
 
 /* ---- the policy's callbacks ------------------------------------------------ */
@@ -540,11 +526,6 @@ void xb_cg_attach(struct xb_data *xbd)
 
 void xb_cg_detach(struct xb_data *xbd)
 {
-}
-
-struct xb_group *xb_rq_group(struct xb_data *xbd, struct request *rq)
-{
-	return NULL;
 }
 
 void xb_group_refresh_weight(struct xb_data *xbd, struct xb_group *g)

@@ -166,7 +166,7 @@ void xb_update_active(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 		left[xq->slot] = now ? now : ktime_get_ns();
 		xbd->nr_active--;
 		xbd->nr_active_raised -= xq->slot & 1;
-		if (!--xq->grp->nr_active)
+		if (unlikely(xbd->groups_on) && !--xq->grp->nr_active)
 			xbd->nr_groups_active--;
 	}
 	if (want >= 0) {
@@ -174,7 +174,7 @@ void xb_update_active(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 		xbd->slot_busy_mask |= BIT_ULL(want);
 		xbd->nr_active++;
 		xbd->nr_active_raised += want & 1;
-		if (!xq->grp->nr_active++)
+		if (unlikely(xbd->groups_on) && !xq->grp->nr_active++)
 			xbd->nr_groups_active++;
 	}
 	xq->slot = want;
@@ -1503,10 +1503,10 @@ static void xb_follow_group(struct xb_data *xbd, struct xb_queue *xq,
 {
 	struct xb_group *g;
 
-	if (!xq->sync || xq == &xbd->fallback)
+	if (!xq->sync || xq == &xbd->fallback || !xb_queue_may_move(xbd, xq))
 		return;
 	g = xb_rq_group(xbd, rq);
-	if (!g || g == xq->grp || !xb_queue_may_move(xbd, xq))
+	if (!g || g == xq->grp)
 		return;
 	xb_vsum_leave(xbd, xq);		/* the request holds a reference */
 	xb_group_put(xbd, xq->grp);

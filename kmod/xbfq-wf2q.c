@@ -431,6 +431,9 @@ void xb_groups_start(struct xb_data *xbd)
 	if (xbd->groups_on)
 		return;
 	xbd->groups_on = true;
+	/* Counted per group from now on; until now all were top's. */
+	top->nr_active = xbd->nr_active;
+	xbd->nr_groups_active = !!top->nr_active;
 	if (!xb_group_own_busy(top))
 		return;
 	xb_group_activate(xbd, top);

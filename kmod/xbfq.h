@@ -132,6 +132,7 @@ struct xb_data;
 struct xb_group;
 struct xb_cg;
 struct seq_file;
+struct blkcg_gq;
 
 struct xb_queue {
 	struct rb_node node;		/* in its class's ELIG or PEND tree */
@@ -440,7 +441,7 @@ void xb_cg_unregister(void);
 void xb_cg_attach(struct xb_data *xbd);
 void xb_cg_detach(struct xb_data *xbd);
 void xb_cg_free_groups(struct xb_data *xbd);
-struct xb_group *xb_rq_group(struct xb_data *xbd, struct request *rq);
+struct xb_group *xb_blkg_group(struct xb_data *xbd, struct blkcg_gq *blkg);
 void xb_group_put(struct xb_data *xbd, struct xb_group *g);
 void xb_group_refresh_weight(struct xb_data *xbd, struct xb_group *g);
 int xb_groups_show(void *data, struct seq_file *m);
@@ -607,6 +608,27 @@ static inline void xb_group_queue_idle(struct xb_data *xbd,
 {
 	if (unlikely(xbd->groups_on))
 		xb_group_deactivate(xbd, g);
+}
+
+/*
+ * The group of @rq's cgroup (xbd->top for the root cgroup's), or NULL if
+ * the request names no cgroup.  The root's test inline: it is the only
+ * one while the group layer is off.
+ */
+static inline struct xb_group *xb_rq_group(struct xb_data *xbd,
+					   struct request *rq)
+{
+#ifdef XD_BLKCG_POLICY
+	struct blkcg_gq *blkg = rq->bio ? rq->bio->bi_blkg : NULL;
+
+	if (!blkg)
+		return NULL;
+	if (!blkg->parent)
+		return &xbd->top;
+	return xb_blkg_group(xbd, blkg);
+#else
+	return NULL;
+#endif
 }
 
 /* Has @g busy queues of its own? */
