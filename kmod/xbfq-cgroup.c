@@ -105,7 +105,6 @@ int xb_groups_show(void *data, struct seq_file *m)
 
 #ifdef XD_BLKCG_POLICY
 
-#define XB_CG_DEF_WEIGHT	100
 #define XB_CG_MIN_WEIGHT	1
 #define XB_CG_MAX_WEIGHT	1000
 #define XB_CG_MAX_DEVS		16
@@ -261,7 +260,7 @@ static struct blkcg_policy_data *xb_cpd_alloc(gfp_t gfp)
 
 	if (!cg)
 		return NULL;
-	cg->weight = XB_CG_DEF_WEIGHT;
+	cg->weight = XB_GROUP_WEIGHT;
 	return &cg->cpd;
 }
 
@@ -323,7 +322,7 @@ static int xb_cg_show(struct seq_file *sf, void *v)
 {
 	struct xb_cg *cg = xb_cg_of(xb_css_blkcg(seq_css(sf)));
 	struct xb_cg_dev dev[XB_CG_MAX_DEVS];
-	unsigned int w = XB_CG_DEF_WEIGHT, n = 0, i;
+	unsigned int w = XB_GROUP_WEIGHT, n = 0, i;
 
 	if (cg) {
 		spin_lock_irq(&xb_cg_lock);

@@ -782,7 +782,7 @@ static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 	struct request *rq = NULL;
 	bool refused = false;
 	struct rb_node *n;
-	u64 vt;
+	u64 charge, vt;
 
 	if (!READ_ONCE(xbd->injection) || READ_ONCE(xbd->strict_guarantees) ||
 	    xbd->inflight >= xq->inject_limit)
@@ -808,10 +808,10 @@ static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 	xb_del_rq(xbd, other, rq);
 	/* Charged to the queue that got the service: S and F move on. */
 	xb_tree_del(xbd, other);
-	vt = xb_vt(xb_charge(other, blk_rq_sectors(rq)), other->weight);
+	charge = xb_charge(other, blk_rq_sectors(rq));
+	vt = xb_vt(charge, other->weight);
 	/* A queue of the same group: the path in service pays. */
-	xb_group_charge(xbd, other->grp, xb_charge(other, blk_rq_sectors(rq)),
-			blk_rq_sectors(rq));
+	xb_group_charge(xbd, other->grp, charge, blk_rq_sectors(rq));
 	other->vstart += vt;
 	other->vfinish += vt;
 	if (other->queued) {

@@ -225,7 +225,7 @@ void xb_group_init(struct xb_group *g, struct xb_group *parent)
 	INIT_LIST_HEAD(&g->kidle);
 	INIT_LIST_HEAD(&g->kidle_link);
 	g->parent = parent;
-	g->weight = 100;
+	g->weight = XB_GROUP_WEIGHT;
 	INIT_LIST_HEAD(&g->link);
 }
 

@@ -34,6 +34,8 @@ enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
 #define XB_NR_LEVELS		8
 #define XB_BASE_WEIGHT(level)	(100 * (XB_NR_LEVELS - (level)))
 #define XB_IDLE_WEIGHT		100
+/* A group's weight unless its cgroup's io.xbfq.weight says otherwise. */
+#define XB_GROUP_WEIGHT		100
 
 /*
  * Virtual time: sectors << XB_VT_SHIFT / weight, sectors capped at
