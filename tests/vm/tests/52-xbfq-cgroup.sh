@@ -147,12 +147,48 @@ share() {
 	is "$errs" 0 "$label: every reader ended without an error"
 	KIB=$(echo "$s1|$s2" | awk -F'|' '{ n = split($1, a, " "); split($2, b, " ")
 		for (i = 1; i <= n; i++) printf "%d ", (b[i] - a[i]) / 1024 }')
+	# The device's rate: 64 KiB per devtime(1 ms).
+	RATE=$(echo "$KIB" | awk -v w=$WIN -v ns="$(devtime 1000000)" '{
+		for (i = 1; i <= NF; i++) t += $i
+		printf "%d", 100 * t / w / (64 * 1e9 / ns) }')
+	diag "$label: the window ran the device at $RATE% of its rate"
 	i=1
 	for n in "$@"; do
 		diag "$label: $n read $(echo "$KIB" | cut -d' ' -f$i) KiB in the window" \
 			"($(terse_kib "$n") KiB in fio's whole run)"
 		i=$((i + 1))
 	done
+}
+# within "KIB" "N/D LO HI"...: every ratio (x100) of the Nth number of
+# KIB to the Dth (D may be a sum, "1+2") lies in [LO, HI]; asserts nothing.
+within() {
+	local kib=$1
+	shift
+	echo "$kib" | awk -v spec="$*" '{
+		n = split(spec, s, " ")
+		for (i = 1; i + 2 <= n; i += 3) {
+			split(s[i], nd, "/"); m = split(nd[2], dd, "+"); d = 0
+			for (j = 1; j <= m; j++) d += $(dd[j])
+			r = int(100 * $(nd[1]) / (d + (d == 0)))
+			if (r < s[i + 1] || r > s[i + 2]) exit 1
+		}
+	}'
+}
+# share_retry LABEL "SPEC" NAME...: share; where the shares miss SPEC
+# (within's) in a window that ran the device at under half its rate, once
+# more.  Shares show only while the device is the bottleneck: with a
+# second guest on the host, a window once ran it at 27% (the readers'
+# vCPU descheduled past slice_idle: idle periods that expire) and 400:100
+# measured 280.  A window at full rate that misses fails; so does a second
+# slow one.
+share_retry() {
+	local label=$1 spec=$2
+	shift 2
+	share "$label" "$@"
+	within "$KIB" "$spec" && return 0
+	[ "$RATE" -lt 50 ] || return 0
+	diag "$label: out of range in a window at $RATE% of the device's rate: measured once more"
+	share "$label (again)" "$@"
 }
 # weights NAME=W...: set the default weight of each cgroup NAME (a check).
 weights() {
@@ -268,7 +304,7 @@ is "$(cat "$T/f/io.xbfq.weight")" "default 100" "a weight goes with its cgroup (
 
 # --- 3. shares among siblings -------------------------------------------------
 weights a=100 b=200 c=400
-share "100:200:400" a b c
+share_retry "100:200:400" "2/1 170 230 3/1 340 460" a b c
 set -- $KIB
 cmp_ok "${1:-0}" -gt 0 "100:200:400: the lightest cgroup made progress"
 r=$(ratio "${2:-0}" "${1:-0}")
@@ -280,7 +316,7 @@ in_range "$r" 340 460 "c:a bandwidth"
 sed 's/^/# /' "$G"
 
 weights b=100
-share "100:100" a b
+share_retry "100:100" "1/2 90 110" a b
 set -- $KIB
 r=$(ratio "${1:-0}" "${2:-0}")
 diag "a/b x100: $r (equal weights, want 100 +- 10%)"
@@ -290,7 +326,7 @@ in_range "$r" 90 110 "equal weights a:b"
 mkdir "$T/p" "$T/q"
 check "enable io below p" sh -c "echo +io >$T/p/cgroup.subtree_control"
 mkdir "$T/p/x" "$T/p/y"
-share "p/x+p/y:q" p/x p/y q
+share_retry "p/x+p/y:q" "3/1+2 85 115 1/2 85 115" p/x p/y q
 set -- $KIB
 r=$(ratio "${3:-0}" $((${1:-0} + ${2:-0})))
 diag "q/(x+y) x100: $r (p and q weigh 100 each, want 100 +- 15%; flat would be 50)"
@@ -303,7 +339,7 @@ in_range "$r" 85 115 "x:y inside p"
 weights a=100 b=100
 check "'$MM 400' on b" wr b "$MM 400"
 check_fails "a's file does not list b's override" grep -q "^$MM " "$T/a/io.xbfq.weight"
-share "override" a b
+share_retry "override" "2/1 340 460" a b
 set -- $KIB
 r=$(ratio "${2:-0}" "${1:-0}")
 diag "b/a x100: $r (default 100 each, b's override 400 on $MM, want 400 +- 15%)"
