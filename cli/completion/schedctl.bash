@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # bash completion for schedctl(8): commands, options, disk names, the keys
 # the disk's current scheduler has (set, get), scheduler names (set
-# scheduler=...), list's columns and policy files.  Disks, keys and
-# schedulers come from schedctl itself (list, get), so they are what
-# schedctl would accept.  zsh: autoload bashcompinit && bashcompinit, then
+# scheduler=...), list's and groups' columns and policy files.  Disks,
+# keys and schedulers come from schedctl itself (list, get), so they are
+# what schedctl would accept.  zsh: autoload bashcompinit && bashcompinit, then
 # source this file.
 
 _schedctl_disks()
@@ -32,6 +32,7 @@ _schedctl_takes_arg()
 {
 	case $1:$2 in
 	list:-o | list:--output | list:-c | list:--config) ;;
+	groups:-o | groups:--output) ;;
 	classify:-c | classify:--config | apply:-c | apply:--config) ;;
 	stats:-i | stats:--interval | stats:-c | stats:--count) ;;
 	monitor:-c | monitor:--count | monitor:-t | monitor:--timeout) ;;
@@ -42,7 +43,7 @@ _schedctl_takes_arg()
 _schedctl()
 {
 	local bin=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]} prev= cmd= i
-	local commands="list get set classify apply check reset stats monitor"
+	local commands="list get set classify apply check reset stats monitor groups"
 	local opts dev= nargs=0
 
 	[ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
@@ -74,8 +75,9 @@ _schedctl()
 			;;
 		-o | --output)
 			local pfx=${cur%"${cur##*[,+]}"}
-			COMPREPLY=($(compgen -P "$pfx" -W "NAME CLASS TRAN MODEL ROTA ZONED HWQ SCHED AVAILABLE POLICY" \
-				-- "${cur##*[,+]}"))
+			local cols="NAME CLASS TRAN MODEL ROTA ZONED HWQ SCHED AVAILABLE POLICY"
+			[ "$cmd" = groups ] && cols="CGROUP CGID WEIGHT SOURCE BUSY ACTIVE SERVED"
+			COMPREPLY=($(compgen -P "$pfx" -W "$cols" -- "${cur##*[,+]}"))
 			compopt -o nospace 2>/dev/null
 			;;
 		esac
@@ -91,6 +93,7 @@ _schedctl()
 	reset) opts="--dry-run -q --quiet -s --syslog" ;;
 	stats) opts="-J --json -n --noheadings -i --interval -c --count --openmetrics --prometheus" ;;
 	monitor) opts="-J --json -c --count -t --timeout" ;;
+	groups) opts="-J --json -n --noheadings -o --output" ;;
 	*) return ;;
 	esac
 	opts="$opts -h --help --usage"
@@ -105,7 +108,7 @@ _schedctl()
 	apply | reset)
 		COMPREPLY=($(compgen -W "$(_schedctl_disks "$bin")" -- "$cur"))
 		;;
-	classify | stats)
+	classify | stats | groups)
 		[ "$nargs" -eq 0 ] && COMPREPLY=($(compgen -W "$(_schedctl_disks "$bin")" -- "$cur"))
 		;;
 	get)

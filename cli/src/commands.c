@@ -14,12 +14,14 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "apply.h"
 #include "classify.h"
 #include "device.h"
+#include "groups.h"
 #include "keys.h"
 #include "log.h"
 #include "netlink.h"
@@ -278,14 +280,20 @@ static const struct sc_out_col list_cols[C_NCOLS] = {
 /* as lsblk: the default columns, and what -o +COL can add */
 static const int list_default[] = { C_NAME, C_CLASS, C_TRAN, C_MODEL, C_SCHED, C_POLICY };
 
-static int parse_columns(const char *list, int *cols, size_t *n)
+/*
+ * -o COLUMNS of command cmd: indexes into all[] (nall columns) in *cols,
+ * which has room for 2 * nall; NULL or "+COL,..." starts with the nd
+ * defaults.  0, or a message and -EINVAL (-ENOMEM).
+ */
+static int parse_columns_of(const char *cmd, const struct sc_out_col *all, int nall,
+			    const int *dflt, size_t nd, const char *list, int *cols, size_t *n)
 {
 	char *dup, *tok, *save = NULL;
 
 	*n = 0;
 	if (!list || *list == '+') {	/* "+COL,...": the defaults and those */
-		for (size_t i = 0; i < sizeof(list_default) / sizeof(list_default[0]); i++)
-			cols[(*n)++] = list_default[i];
+		for (size_t i = 0; i < nd; i++)
+			cols[(*n)++] = dflt[i];
 		if (!list)
 			return 0;
 		list++;
@@ -296,12 +304,21 @@ static int parse_columns(const char *list, int *cols, size_t *n)
 	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int i;
 
-		for (i = 0; i < C_NCOLS; i++)
-			if (!strcasecmp(tok, list_cols[i].name))
+		for (i = 0; i < nall; i++)
+			if (!strcasecmp(tok, all[i].name))
 				break;
-		if (i == C_NCOLS || *n == C_NCOLS * 2) {
-			sc_error("list: unknown column \"%s\" (columns: NAME, CLASS, TRAN, MODEL, ROTA, "
-				 "ZONED, HWQ, SCHED, AVAILABLE, POLICY)", tok);
+		if (i == nall || *n == (size_t)nall * 2) {
+			char *names = NULL;
+			size_t len = 0;
+			FILE *f = open_memstream(&names, &len);
+
+			for (int k = 0; f && k < nall; k++)
+				fprintf(f, "%s%s", k ? ", " : "", all[k].name);
+			if (f)
+				fclose(f);
+			sc_error("%s: unknown column \"%s\" (columns: %s)", cmd, tok,
+				 names ? names : "?");
+			free(names);
 			free(dup);
 			return -EINVAL;
 		}
@@ -309,6 +326,12 @@ static int parse_columns(const char *list, int *cols, size_t *n)
 	}
 	free(dup);
 	return *n ? 0 : -EINVAL;
+}
+
+static int parse_columns(const char *list, int *cols, size_t *n)
+{
+	return parse_columns_of("list", list_cols, C_NCOLS, list_default,
+				sizeof(list_default) / sizeof(list_default[0]), list, cols, n);
 }
 
 int cmd_list(int argc, char **argv)
@@ -1515,5 +1538,247 @@ int cmd_monitor(int argc, char **argv)
 		}
 	}
 	sc_nl_close(nl);
+	return rc;
+}
+
+/* ---- groups -------------------------------------------------------- */
+
+enum { G_CGROUP, G_CGID, G_WEIGHT, G_SOURCE, G_BUSY, G_ACTIVE, G_SERVED, G_NCOLS };
+
+static const struct sc_out_col groups_cols[G_NCOLS] = {
+	[G_CGROUP] = { "CGROUP", "the cgroup, as a path below the cgroup2 mount; / for the "
+				 "root cgroup, ? where no directory has its id (a removed "
+				 "cgroup whose group lives on)", false, false },
+	[G_CGID] = { "CGID", "the cgroup id (the inode number of its directory)", true, true },
+	[G_WEIGHT] = { "WEIGHT", "the group's weight in effect on this disk", true, true },
+	[G_SOURCE] = { "SOURCE", "where the weight comes from: override (the cgroup's "
+				 "io.xbfq.weight has a line for this disk's MAJ:MIN), default "
+				 "(its default weight), root (the root cgroup: 100), ? "
+				 "(io.xbfq.weight unreadable)", false, false },
+	[G_BUSY] = { "BUSY", "1 if the group or a descendant has requests waiting", true, true },
+	[G_ACTIVE] = { "ACTIVE", "the group's queues with requests queued or in flight",
+		       true, true },
+	[G_SERVED] = { "SERVED", "512-byte sectors dispatched to the group and its descendants",
+		       true, true },
+};
+
+static const int groups_default[] = { G_CGROUP, G_WEIGHT, G_SOURCE, G_BUSY, G_ACTIVE, G_SERVED };
+
+/* "DISK: scheduler is X; groups exist only under xbfq" */
+static int not_xbfq(const struct sc_device *d)
+{
+	sc_error("%s: scheduler is %s; groups exist only under xbfq", d->name,
+		 d->has_sched ? d->sched : "none");
+	return SC_EXIT_FAIL;
+}
+
+/* The text of debugfs block/DISK/sched/groups, or a message and SC_EXIT_FAIL. */
+static int read_groups_file(const struct sc_device *d, char **text)
+{
+	char *dbg = NULL, *path = NULL;
+	int r = sc_find_mount("debugfs", &dbg), rc = SC_EXIT_FAIL;
+
+	if (r == -ENOENT) {
+		sc_error("%s: debugfs is not mounted; as root: mount -t debugfs none "
+			 "/sys/kernel/debug", d->name);
+		return SC_EXIT_FAIL;
+	}
+	if (r || asprintf(&path, "%s/block/%s/sched/groups", strcmp(dbg, "/") ? dbg : "",
+			  d->name) < 0) {
+		sc_error("%s: %s", d->name, strerror(ENOMEM));
+		free(dbg);
+		return SC_EXIT_FAIL;
+	}
+	r = sc_read(path, text);
+	if (!r) {
+		rc = 0;
+	} else if (r == -EACCES || r == -EPERM) {
+		sc_error("%s: cannot read %s: %s%s", d->name, path, strerror(-r),
+			 geteuid() ? " (debugfs is for root: run schedctl as root)" :
+			 r == -EPERM ? " (kernel lockdown?)" : "");
+	} else {
+		struct sc_device now;
+		char *blk = NULL;
+
+		memset(&now, 0, sizeof(now));
+		/* switched away meanwhile? */
+		if (r == -ENOENT && !sc_device_load(d->name, &now) &&
+		    (!now.has_sched || strcmp(now.sched, "xbfq")))
+			not_xbfq(&now);
+		else if (r == -ENOENT && asprintf(&blk, "%s/block", dbg) >= 0 && !sc_is_dir(blk))
+			sc_error("%s: cannot read %s: debugfs has no block/ (a kernel without "
+				 "CONFIG_BLK_DEBUG_FS)", d->name, path);
+		else
+			sc_error("%s: cannot read %s: %s", d->name, path, strerror(-r));
+		free(blk);
+		sc_device_free(&now);
+	}
+	free(path);
+	free(dbg);
+	return rc;
+}
+
+static char *groups_doc(void)
+{
+	char *doc = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&doc, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "Show xbfq's cgroup groups on DISK (debugfs block/DISK/sched/groups, for "
+		   "root), the root cgroup first: each cgroup with I/O on the disk and each "
+		   "of its ancestors, its weight there and the service it got.\v"
+		   "Columns:\n");
+	for (int i = 0; i < G_NCOLS; i++) {
+		const char *h = groups_cols[i].help;
+		size_t col = 10;
+
+		/* wrapped here: argp would not indent the continuation lines */
+		fprintf(f, "  %-8s", groups_cols[i].name);
+		while (*h) {
+			size_t w = strcspn(h, " ");
+
+			if (col > 10 && col + 1 + w > 78) {
+				fprintf(f, "\n%10s", "");
+				col = 10;
+			} else if (col > 10) {
+				fputc(' ', f);
+				col++;
+			}
+			fprintf(f, "%.*s", (int)w, h);
+			col += w;
+			h += w;
+			h += strspn(h, " ");
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "\nThe default columns are all but CGID; without a cgroup2 mount the "
+		   "paths are not known, and CGID is added to them.");
+	fclose(f);
+	return doc;
+}
+
+int cmd_groups(int argc, char **argv)
+{
+	static const struct argp_option options[] = {
+		{ "json", 'J', NULL, 0, "JSON output (like lsblk -J)", 0 },
+		{ "output", 'o', "COLUMNS", 0,
+		  "comma-separated columns: CGROUP, CGID, WEIGHT, SOURCE, BUSY, ACTIVE, SERVED; "
+		  "+COLUMNS adds to the default ones (CGROUP, WEIGHT, SOURCE, BUSY, ACTIVE, "
+		  "SERVED)", 0 },
+		{ "noheadings", 'n', NULL, 0, "no header line", 0 },
+		{ 0 },
+	};
+	const size_t ndflt = sizeof(groups_default) / sizeof(groups_default[0]);
+	struct opts o = { .min_args = 1, .max_args = 1 };
+	struct sc_out_col cols[G_NCOLS * 2];
+	int sel[G_NCOLS * 2 + 1], rc;
+	size_t nsel, ng = 0, bad = 0;
+	struct sc_group *g = NULL;
+	char *doc = groups_doc(), *text = NULL, *cgmnt = NULL, *dev;
+	unsigned int maj = 0, min = 0;
+	bool have_dev = false;
+	struct sc_device d;
+	struct sc_out *out;
+
+	parse_cmd(options, "DISK", doc ? doc : "Show xbfq's cgroup groups on DISK.", argc, argv,
+		  &o);
+	free(doc);
+	if (parse_columns_of("groups", groups_cols, G_NCOLS, groups_default, ndflt, o.output,
+			     sel, &nsel))
+		return SC_EXIT_USAGE;
+	rc = open_device(o.args[0], &d);
+	if (rc)
+		return rc;
+	if (!d.has_sched || strcmp(d.sched, "xbfq")) {
+		rc = not_xbfq(&d);
+		goto out;
+	}
+	rc = read_groups_file(&d, &text);
+	if (rc)
+		goto out;
+	rc = sc_groups_parse(text, &g, &ng, &bad);
+	if (rc) {
+		if (rc == -EINVAL)
+			sc_error("%s: sched/groups line %zu: not \"cgid ID weight W busy B "
+				 "active N served S\"", d.name, bad);
+		else
+			sc_error("%s: %s", d.name, strerror(-rc));
+		rc = SC_EXIT_FAIL;
+		goto out;
+	}
+	if (ng > 1) {	/* the root's group is "/"; the others need the tree */
+		int r = sc_find_mount("cgroup2", &cgmnt);
+
+		if (r == -ENOENT) {
+			sc_warn("no cgroup2 file system is mounted: cgroup paths unknown, "
+				"shown by id (CGID)");
+			if (!o.output) {	/* CGID after CGROUP */
+				memmove(&sel[2], &sel[1], (nsel - 1) * sizeof(sel[0]));
+				sel[1] = G_CGID;
+				nsel++;
+			}
+		} else if (r) {
+			sc_warn("finding the cgroup2 mount: %s", strerror(-r));
+		} else if ((r = sc_cgroup_resolve(cgmnt, g + 1, ng - 1))) {
+			sc_warn("cannot walk the cgroup tree %s: %s", cgmnt, strerror(-r));
+			free(cgmnt);
+			cgmnt = NULL;
+		}
+	}
+	dev = sc_block_attr(d.name, "dev");
+	have_dev = dev && sscanf(dev, "%u:%u", &maj, &min) == 2;
+	free(dev);
+	for (size_t i = 0; i < nsel; i++)
+		cols[i] = groups_cols[sel[i]];
+	out = sc_out_new("groups", cols, nsel, o.json, o.noheadings);
+	if (!out) {
+		sc_error("%s: %s", d.name, strerror(ENOMEM));
+		rc = SC_EXIT_FAIL;
+		goto out;
+	}
+	for (size_t i = 0; i < ng; i++) {
+		char cgid[24], weight[16], busy[16], active[16], served[24];
+		const char *row[G_NCOLS], *r2[G_NCOLS * 2], *src = "?";
+
+		if (i == 0)
+			src = "root";
+		else if (cgmnt && g[i].path && have_dev)
+			switch (sc_weight_source(cgmnt, g[i].path, maj, min)) {
+			case SC_WSRC_OVERRIDE:
+				src = "override";
+				break;
+			case SC_WSRC_DEFAULT:
+				src = "default";
+				break;
+			default:
+				break;
+			}
+		snprintf(cgid, sizeof(cgid), "%llu", g[i].cgid);
+		snprintf(weight, sizeof(weight), "%u", g[i].weight);
+		snprintf(busy, sizeof(busy), "%u", g[i].busy);
+		snprintf(active, sizeof(active), "%u", g[i].active);
+		snprintf(served, sizeof(served), "%llu", g[i].served);
+		row[G_CGROUP] = i == 0 ? "/" : g[i].path ? g[i].path : "?";
+		row[G_CGID] = cgid;
+		row[G_WEIGHT] = weight;
+		row[G_SOURCE] = src;
+		row[G_BUSY] = busy;
+		row[G_ACTIVE] = active;
+		row[G_SERVED] = served;
+		for (size_t k = 0; k < nsel; k++)
+			r2[k] = row[sel[k]];
+		if (sc_out_row(out, r2))
+			rc = SC_EXIT_FAIL;
+	}
+	if (sc_out_print(out))
+		rc = SC_EXIT_FAIL;
+	sc_out_free(out);
+out:
+	sc_groups_free(g, ng);
+	free(cgmnt);
+	free(text);
+	sc_device_free(&d);
 	return rc;
 }

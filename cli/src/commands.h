@@ -11,5 +11,6 @@ int cmd_check(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
+int cmd_groups(int argc, char **argv);
 
 #endif

@@ -33,6 +33,7 @@ static const struct command commands[] = {
 	CMD("reset", cmd_reset, "give disks the kernel's default scheduler back"),
 	CMD("stats", cmd_stats, "scheduler counters, or rates every interval (netlink)"),
 	CMD("monitor", cmd_monitor, "print scheduler events as they happen (netlink)"),
+	CMD("groups", cmd_groups, "xbfq's cgroup groups on a disk: weights, service"),
 };
 
 static const char doc[] =
@@ -47,11 +48,13 @@ static const char doc[] =
 	"  reset      give disks the kernel's default scheduler back\n"
 	"  stats      scheduler counters, or rates every interval (netlink)\n"
 	"  monitor    print scheduler events as they happen (netlink)\n"
+	"  groups     xbfq's cgroup groups on a disk: weights, service\n"
 	"\n"
 	"\"schedctl COMMAND --help\" describes a command.  Exit status: 0 ok, "
 	"1 failed (changes rolled back), 2 usage error (nothing written) or a "
 	"policy file with an error (that file skipped), 3 failed and the rollback failed too (stats, monitor: 0 ok or "
-	"interrupted, 1 failed, 2 usage).  See schedctl(8).";
+	"interrupted, 1 failed, 2 usage; groups: 0 ok, 1 failed, 2 usage or unknown "
+	"disk).  See schedctl(8).";
 
 struct top {
 	int cmd_index;		/* argv index of COMMAND */

@@ -80,7 +80,7 @@ cp "$(dirname "$0")/../../../cli/policy/schedctl.conf" "$R/usr/lib/schedctl/sche
 check "--help" 0 "$BIN" --help
 check "-h" 0 "$BIN" -h
 has "-h is help" "$R/out" "Usage: schedctl"
-for c in list get set classify apply check reset stats monitor; do
+for c in list get set classify apply check reset stats monitor groups; do
 	check "$c --help" 0 "$BIN" $c --help
 	check "$c -h" 0 "$BIN" $c -h
 	has "$c -h is help" "$R/out" "Usage: schedctl $c"
@@ -290,6 +290,16 @@ check "stats --help" 0 "$BIN" stats --help
 has "stats --help names --interval" "$R/out" "--interval=SECONDS"
 check "monitor --help" 0 "$BIN" monitor --help
 has "monitor --help names --timeout" "$R/out" "--timeout=SECONDS"
+# groups: the rest (debugfs, cgroup2 tree) is in test_groups.c
+check "groups without DISK" 2 "$BIN" groups
+check "groups takes one DISK" 2 "$BIN" groups sda nvme0n1
+check "groups -o bogus" 2 "$BIN" groups -o bogus sda
+has "groups: unknown column named" "$R/err" 'groups: unknown column "bogus"'
+check "groups unknown device" 2 "$BIN" groups nosuchdisk
+check "groups: not xbfq" 1 "$BIN" groups sda
+has "groups: not xbfq message" "$R/err" "schedctl: sda: scheduler is mq-deadline; groups exist only under xbfq"
+check "groups --help" 0 "$BIN" groups --help
+has "groups --help explains the columns" "$R/out" "SOURCE  where the weight comes from"
 if [ ! -e /sys/module/schedctl_nl ] && ! modinfo schedctl_nl >/dev/null 2>&1; then
 	notloaded="schedctl: the schedctl_nl module is not loaded (no scheduler module from schedctl is in use)"
 	check "stats without schedctl_nl" 1 "$BIN" stats
@@ -334,6 +344,12 @@ is_comp "list column after a comma" "name,SCHED " list -o name,S
 is_comp "stats -c is a count" "" stats -c ""
 is_comp "stats takes one DEV" "" stats sda ""
 is_comp "stats options" "--openmetrics " stats --op
+is_comp "commands with g" "get groups " g
+is_comp "groups columns" "+CGID +CGROUP " groups -o +CG
+is_comp "groups column after a comma" "weight,SERVED weight,SOURCE " groups -o weight,S
+is_comp "groups options" "--noheadings " groups --no
+is_comp "groups takes one DISK" "" groups sda ""
+is_comp "groups: a DISK after -o COLS" "nvme0n1 " groups -o weight nv
 
 echo "# cli shell: $((n - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -14,6 +14,7 @@ int main(void)
 	srunner_add_suite(sr, suite_apply());
 	srunner_add_suite(sr, suite_stats());
 	srunner_add_suite(sr, suite_stacked());
+	srunner_add_suite(sr, suite_groups());
 	srunner_add_suite(sr, suite_shell());
 	srunner_run_all(sr, CK_NORMAL);
 	run = srunner_ntests_run(sr);

@@ -10,5 +10,6 @@ Suite *suite_apply(void);
 Suite *suite_shell(void);
 Suite *suite_stats(void);
 Suite *suite_stacked(void);
+Suite *suite_groups(void);
 
 #endif
