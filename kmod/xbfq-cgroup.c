@@ -301,7 +301,13 @@ static void xb_pd_offline(struct blkg_policy_data *pd)
 	spin_lock_irqsave(&xbd->lock, flags);
 	xp->offline = true;
 	if (xp->g) {
+		struct xb_queue *aq = xp->g->async;
+
 		xp->g->cg = NULL;
+		/* Its buffered writes' queue lives on while it has requests. */
+		xp->g->async = NULL;
+		if (aq)
+			xb_put_ref_locked(xbd, aq);
 		xb_group_put(xbd, xp->g);
 		xp->g = NULL;
 	}

@@ -1518,6 +1518,62 @@ static void xb_follow_group(struct xb_data *xbd, struct xb_queue *xq,
 		xbd->group_moves++;
 }
 
+/*
+ * The queue of @g's buffered writes, created at its first; NULL without
+ * memory.  Lock held (qlock nests inside).
+ */
+static struct xb_queue *xb_group_async(struct xb_data *xbd,
+				       struct xb_group *g)
+{
+	struct xb_queue *aq = g->async;
+
+	if (aq)
+		return aq;
+	aq = kzalloc_node(sizeof(*aq), GFP_NOWAIT | __GFP_NOWARN, xbd->q->node);
+	if (!aq)
+		return NULL;
+	xb_init_queue(xbd, aq, 0, false);
+	aq->grp = g;
+	g->ref++;
+	spin_lock(&xbd->qlock);
+	list_add_tail(&aq->all, &xbd->queues);
+	xbd->nr_queues++;
+	xbd->queues_created++;
+	spin_unlock(&xbd->qlock);
+	/* Its reference (set by xb_init_queue()) is the group's. */
+	g->async = aq;
+	return aq;
+}
+
+/*
+ * An async request (writeback) is charged to the cgroup that dirtied its
+ * pages: its bio carries that cgroup, and the request moves from its
+ * task's async queue (the flusher's, in xbd->top) to that cgroup's
+ * group's, as BFQ's per-group async queues.  Requests of the root
+ * cgroup, or without one, stay.
+ */
+static struct xb_queue *xb_async_redirect(struct xb_data *xbd,
+					  struct xb_queue *xq,
+					  struct request *rq)
+{
+	struct xb_group *g;
+	struct xb_queue *aq;
+
+	if (op_is_sync(rq->cmd_flags))
+		return xq;
+	g = xb_rq_group(xbd, rq);
+	if (!g || g == &xbd->top || g == xq->grp)
+		return xq;
+	aq = xb_group_async(xbd, g);
+	if (!aq)
+		return xq;
+	xb_get_ref(aq);
+	rq->elv.priv[0] = aq;
+	/* The last reference if the task has exited: xq goes. */
+	xb_put_ref_locked(xbd, xq);
+	return aq;
+}
+
 static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 			  xd_insert_t flags, unsigned long arrival,
 			  struct list_head *free, u64 now)
@@ -1542,8 +1598,10 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 #endif
 	}
 	xb_rq_set_state(rq, 0);
-	if (!(state & XB_RQ_DISPATCHED) && xbd->cg_active)
+	if (!(state & XB_RQ_DISPATCHED) && xbd->cg_active) {
 		xb_follow_group(xbd, xq, rq);
+		xq = xb_async_redirect(xbd, xq, rq);
+	}
 
 	/*
 	 * The I/O priority may change between requests (ionice): the queue
@@ -1935,7 +1993,12 @@ static bool xb_allow_merge(struct request_queue *q, struct request *rq,
 	struct xb_data *xbd = xb_of(q);
 	struct xb_queue *xq = xb_rq_queue(rq);
 
-	return xq && (xq == xbd->bio_own || xq == xbd->bio_target);
+	/*
+	 * A group's buffered writes merge with writeback of any task: the
+	 * block layer merges nothing across cgroups (blk_cgroup_mergeable()).
+	 */
+	return xq && (xq == xbd->bio_own || xq == xbd->bio_target ||
+		      (xq == xq->grp->async && !op_is_sync(bio->bi_opf)));
 }
 
 static int xb_request_merge(struct request_queue *q, struct request **rq,

@@ -291,6 +291,12 @@ struct xb_group {
 	unsigned int cfg_gen;
 	unsigned int nr_active;			/* its queues active */
 	u64 served;				/* sectors, while groups_on */
+	/*
+	 * Its cgroup's buffered writes (async requests whose bio carries
+	 * the cgroup, from writeback): created at the first, a reference
+	 * held until the cgroup goes offline (xb_pd_offline()).
+	 */
+	struct xb_queue *async;
 };
 
 struct xb_data {

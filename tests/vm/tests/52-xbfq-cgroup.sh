@@ -37,6 +37,7 @@ RUNTIME=$((WIN + 5))
 PIDS=
 mounted=0
 io_added=0
+mem_added=0
 
 skip_all() {
 	diag "SKIP: $1"
@@ -55,6 +56,12 @@ grep -qw io "$CG/cgroup.controllers" || skip_all "no io controller (CONFIG_BLK_C
 if ! grep -qw io "$CG/cgroup.subtree_control"; then
 	echo +io >"$CG/cgroup.subtree_control" || skip_all "cannot enable the io controller"
 	io_added=1
+fi
+# The memory controller too, where the kernel has it: writeback charges a
+# cgroup's dirty pages to it only where both are on (cgroup writeback).
+if grep -qw memory "$CG/cgroup.controllers" &&
+	! grep -qw memory "$CG/cgroup.subtree_control"; then
+	echo +memory >"$CG/cgroup.subtree_control" && mem_added=1
 fi
 
 # cg_id NAME: the cgroup id (the directory's inode number) of NAME below
@@ -220,6 +227,7 @@ cleanup() {
 	done
 	[ ! -d "$T" ] || rmdir "$T" || diag "cannot remove cgroup xbcg"
 	[ $io_added = 0 ] || echo -io >"$CG/cgroup.subtree_control"
+	[ $mem_added = 0 ] || echo -memory >"$CG/cgroup.subtree_control"
 	[ $mounted = 0 ] || umount "$CG"
 }
 
@@ -256,6 +264,7 @@ is "$(xd_stat "$dev" groups)" 0 "no group linked while only the root cgroup does
 
 check "create the test's parent cgroup" mkdir "$T"
 check "enable io below it" sh -c "echo +io >$T/cgroup.subtree_control"
+grep -qw memory "$T/cgroup.controllers" && echo +memory >"$T/cgroup.subtree_control"
 for g in a b c f; do mkdir "$T/$g"; done
 
 # --- 2. the file ------------------------------------------------------------
@@ -345,6 +354,37 @@ r=$(ratio "${2:-0}" "${1:-0}")
 diag "b/a x100: $r (default 100 each, b's override 400 on $MM, want 400 +- 15%)"
 in_range "$r" 340 460 "b (override 400) against a (100)"
 is "$(grp "$dev" b weight)" 400 "debugfs groups: b's effective weight 400"
+# schedctl groups: the same groups as the CLI shows them, against
+# debugfs and the cgroups' files (a, b and c have done I/O; b has an
+# override for this disk).
+DBG=/sys/kernel/debug/block/$dev/sched/groups
+rel=${T#"$CG"}
+schedctl groups -n -o cgroup,cgid,weight,source,served "$dev" >/tmp/groups.out 2>/tmp/groups.err
+is "$?" 0 "schedctl groups: exit status 0"
+is "$(cat /tmp/groups.err)" "" "schedctl groups: nothing on stderr"
+is "$(wc -l </tmp/groups.out)" "$(wc -l <"$DBG")" "schedctl groups: a row per debugfs line"
+is "$(head -n 1 /tmp/groups.out | awk '{ print $1, $4 }')" "/ root" \
+	"schedctl groups: the root cgroup first, SOURCE root"
+is "$(awk -v p="$rel" '$1 == p' /tmp/groups.out | wc -l)" 1 "schedctl groups: the parent $rel listed"
+for c in a b c; do
+	id=$(stat -c %i "$T/$c")
+	row=$(awk -v p="$rel/$c" '$1 == p' /tmp/groups.out)
+	is "$(echo "$row" | awk '{ print $2 }')" "$id" "schedctl groups: $rel/$c has its directory's inode as CGID"
+	is "$(echo "$row" | awk '{ print $3 }')" "$(awk -v id="$id" '$2 == id { print $4 }' "$DBG")" \
+		"schedctl groups: $rel/$c's WEIGHT is debugfs's"
+	if grep -q "^$MM " "$T/$c/io.xbfq.weight"; then
+		want=override w=$(awk -v mm="$MM" '$1 == mm { print $2 }' "$T/$c/io.xbfq.weight")
+	else
+		want=default w=$(sed -n '1s/^default //p' "$T/$c/io.xbfq.weight")
+	fi
+	is "$(echo "$row" | awk '{ print $4, $3 }')" "$want $w" "schedctl groups: $rel/$c's SOURCE and WEIGHT"
+	cmp_ok "$(echo "$row" | awk '{ print $5 }')" -gt 0 "schedctl groups: $rel/$c served sectors"
+done
+is "$(awk -v p="$rel/b" '$1 == p { print $3, $4 }' /tmp/groups.out)" "400 override" \
+	"schedctl groups: b's override for $MM"
+check "schedctl groups -J" sh -c "schedctl groups -J $dev | grep -q '\"source\": \"override\"'"
+schedctl groups nosuchdisk >/dev/null 2>&1
+is "$?" 2 "schedctl groups: an unknown disk is a usage error"
 check "'$MM default' on b" wr b "$MM default"
 is "$(cat "$T/b/io.xbfq.weight")" "default 100" "b's override gone"
 
@@ -380,14 +420,83 @@ for g in a b c; do
 	[ "$(terse_err "v$g")" = 0 ] || { errs=$((errs + 1)); sed 's/^/#   /' "/tmp/cg-v$g.err"; }
 done
 is "$errs" 0 "random writes + verify from cgroups at 100, 200, 400: no error"
+# Buffered writes from cgroup c, written back asynchronously (no
+# REQ_SYNC), each bio carrying c: xbfq charges them to c's group through
+# its async queue ("pid 0 async ... cgid C" in debugfs), not to the
+# writing task's async queue in the root cgroup's group.  Twice:
+#  1. fio writes and starts each 64 KiB's writeback itself
+#     (sync_file_range(SYNC_FILE_RANGE_WRITE): WB_SYNC_NONE, the bio
+#     tagged with the task's cgroup, on every kernel);
+#  2. dd writes, and the flusher writes back in the background: the
+#     bios carry c only with cgroup writeback (the memory controller on;
+#     the debug kernel has none).  A holder keeps the disk open: the last
+#     close would write the pages back itself, synchronously.
+# Deltas are taken before anything reads from the root cgroup.
+FMM=$(cat "/sys/block/$fdev/dev")
+wbytes() {
+	awk -v d="$FMM" '$1 == d { for (i = 2; i <= NF; i++) if (sub(/^wbytes=/, "", $i)) v = $i }
+		END { print (v == "" ? 0 : v) }' "$T/$1/io.stat"
+}
+# c_async: how many async queues of cgroup c's group debugfs lists.
+c_async() {
+	awk -v id="$(cg_id c)" '$1 == "pid" && $2 == 0 && $3 == "async" &&
+		$NF == id { n++ } END { print n + 0 }' "/sys/kernel/debug/block/$fdev/sched/queues"
+}
+# charged LABEL: c's 2 MiB (io.stat), c's group's served, root's not.
+charged() {
+	local wb dc dr
+	wb=$(($(wbytes c) - w0))
+	dc=$(($(grp "$fdev" c served) - c0))
+	dr=$(($(grp "$fdev" / served) - root0))
+	diag "$1: c's io.stat wbytes +$wb; groups served: c +$dc, root +$dr sectors"
+	grep ' async ' "/sys/kernel/debug/block/$fdev/sched/queues" | sed 's/^/# /'
+	cmp_ok "$wb" -ge 2097152 "$1: the kernel tagged c's 2 MiB with c (io.stat wbytes)"
+	cmp_ok "$dc" -ge 4096 "$1: charged to c's group"
+	cmp_ok "$dr" -lt 4096 "$1: not to the root cgroup's group"
+	is "$(c_async)" 1 "$1: debugfs: c's group has one async queue"
+}
 root0=$(grp "$fdev" / served)
-check "buffered write from cgroup c, read back intact" sh -c "$CGRUN" "$T/c" sh -c "
-	dd if=/dev/urandom of=/tmp/cgpat bs=64k count=32 2>/dev/null &&
-	dd if=/tmp/cgpat of=/dev/$fdev bs=64k seek=1600 2>/dev/null && sync &&
-	echo 3 >/proc/sys/vm/drop_caches &&
-	dd if=/dev/$fdev of=/tmp/cgback bs=64k skip=1600 count=32 iflag=direct 2>/dev/null &&
-	cmp /tmp/cgpat /tmp/cgback"
-diag "root group served $root0 sectors before the buffered write, $(grp "$fdev" / served) after"
+c0=$(grp "$fdev" c served)
+w0=$(wbytes c)
+sh -c "$CGRUN" "$T/c" fio --output=/tmp/cg-wb.out --output-format=terse \
+	--terse-version=3 --name=wb --filename="/dev/$fdev" --rw=write --bs=64k \
+	--size=2m --offset=96m --ioengine=psync --direct=0 \
+	--sync_file_range=write:1 --verify=crc32c --do_verify=0 >/tmp/cg-wb.err 2>&1
+is "$?" 0 "buffered writes of 2 MiB from cgroup c, written back by sync_file_range"
+charged "sync_file_range"
+check "read back intact (direct, from the root cgroup)" fio --name=wb \
+	--filename="/dev/$fdev" --rw=write --bs=64k --size=2m --offset=96m \
+	--ioengine=psync --direct=1 --verify=crc32c --verify_only=1 --output=/dev/null
+if grep -qw memory "$T/cgroup.subtree_control"; then
+	root0=$(grp "$fdev" / served)
+	c0=$(grp "$fdev" c served)
+	w0=$(wbytes c)
+	exp0=$(cat /proc/sys/vm/dirty_expire_centisecs)
+	wb0=$(cat /proc/sys/vm/dirty_writeback_centisecs)
+	sleep 60 <"/dev/$fdev" &
+	holder=$!
+	check "buffered write of 2 MiB from cgroup c" sh -c "$CGRUN" "$T/c" sh -c "
+		dd if=/dev/urandom of=/tmp/cgpat bs=64k count=32 2>/dev/null &&
+		dd if=/tmp/cgpat of=/dev/$fdev bs=64k seek=1600 2>/dev/null"
+	# Dirty data expires at once: the flusher's next round takes it.
+	echo 1 >/proc/sys/vm/dirty_expire_centisecs
+	echo 10 >/proc/sys/vm/dirty_writeback_centisecs
+	i=0
+	while [ $(($(wbytes c) - w0)) -lt 2097152 ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$exp0" >/proc/sys/vm/dirty_expire_centisecs
+	echo "$wb0" >/proc/sys/vm/dirty_writeback_centisecs
+	charged "the flusher"
+	kill "$holder"
+	wait "$holder" 2>/dev/null
+	check "read back intact" sh -c "sync && echo 3 >/proc/sys/vm/drop_caches &&
+		dd if=/dev/$fdev of=/tmp/cgback bs=64k skip=1600 count=32 iflag=direct 2>/dev/null &&
+		cmp /tmp/cgpat /tmp/cgback"
+else
+	diag "no memory controller: no cgroup writeback, the flusher's bios carry the root cgroup"
+fi
 sed 's/^/# /' "/sys/kernel/debug/block/$fdev/sched/groups"
 for g in a b c; do
 	cmp_ok "$(grp "$fdev" $g served)" -gt 0 "fast device: $g's group served"
