@@ -4,6 +4,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,4 +196,43 @@ void fake_schedulers(void)
 	}
 	fake_put("/fake/iosched/kyber/read_lat_nsec", "2000000");
 	fake_put("/fake/iosched/kyber/write_lat_nsec", "10000000");
+}
+
+static void slurp(const char *file, char *buf, size_t len)
+{
+	FILE *f = fopen(file, "r");
+	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+}
+
+int fake_run(int (*cmd)(int, char **), int argc, char **argv,
+	     char *out, size_t outlen, char *err, size_t errlen)
+{
+	char outfile[4096], errfile[4096];
+	int o = dup(1), e = dup(2), fo, fe, rc;
+
+	snprintf(outfile, sizeof(outfile), "%s/run.out", root);
+	snprintf(errfile, sizeof(errfile), "%s/run.err", root);
+	fflush(stdout);
+	fflush(stderr);
+	fo = open(outfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	fe = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert(fo >= 0 && fe >= 0);
+	dup2(fo, 1);
+	dup2(fe, 2);
+	rc = cmd(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(o, 1);
+	dup2(e, 2);
+	close(o);
+	close(e);
+	close(fo);
+	close(fe);
+	slurp(outfile, out, outlen);
+	slurp(errfile, err, errlen);
+	return rc;
 }

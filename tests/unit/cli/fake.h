@@ -4,6 +4,7 @@
 #define SCHEDCTL_TEST_FAKE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct fake_disk {
 	const char *name;
@@ -29,5 +30,12 @@ void fake_symlink(const char *target, const char *rel);
 void fake_disk(const struct fake_disk *d);
 /* mq-deadline and xdeadline templates under fake/iosched */
 void fake_schedulers(void);
+/*
+ * cmd(argc, argv) with its stdout in out[] and its stderr in err[] (each
+ * NUL-terminated, cut at its size), through files below the root.
+ * Returns cmd's exit status.
+ */
+int fake_run(int (*cmd)(int, char **), int argc, char **argv,
+	     char *out, size_t outlen, char *err, size_t errlen);
 
 #endif

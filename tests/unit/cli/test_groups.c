@@ -3,7 +3,6 @@
  * where weights come from, and the command's output and errors. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +18,6 @@
 #include "tests.h"
 
 static const char *root;
-static char outfile[4096], errfile[4096];
 static char out[65536], err[65536];
 
 #define MOUNTINFO \
@@ -81,8 +79,6 @@ static void setup(void)
 		 ino("/sys/fs/cgroup/xbcg"), ino("/sys/fs/cgroup/xbcg/a"),
 		 ino("/sys/fs/cgroup/xbcg/b"), ino("/sys/fs/cgroup/xbcg/c"));
 	fake_put("/sys/kernel/debug/block/nullb0/sched/groups", groups);
-	snprintf(outfile, sizeof(outfile), "%s/out", root);
-	snprintf(errfile, sizeof(errfile), "%s/err", root);
 }
 
 static void teardown(void)
@@ -90,44 +86,17 @@ static void teardown(void)
 	fake_cleanup();
 }
 
-static void slurp(const char *file, char *buf, size_t len)
-{
-	FILE *f = fopen(file, "r");
-	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
-
-	buf[n] = '\0';
-	if (f)
-		fclose(f);
-}
-
 /* "schedctl groups ARGS..." with stdout and stderr in out[] and err[] */
 static int groups(const char *a1, const char *a2, const char *a3, const char *a4)
 {
 	char *argv[6] = { strdup("schedctl groups") };
-	int argc = 1, o = dup(1), e = dup(2), fo, fe, rc;
+	int argc = 1, rc;
 
 	for (const char *a[] = { a1, a2, a3, a4, NULL }, **p = a; *p; p++)
 		argv[argc++] = strdup(*p);
-	fflush(stdout);
-	fflush(stderr);
-	fo = open(outfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	fe = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	ck_assert(fo >= 0 && fe >= 0);
-	dup2(fo, 1);
-	dup2(fe, 2);
-	rc = cmd_groups(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(o, 1);
-	dup2(e, 2);
-	close(o);
-	close(e);
-	close(fo);
-	close(fe);
+	rc = fake_run(cmd_groups, argc, argv, out, sizeof(out), err, sizeof(err));
 	for (int i = 0; i < argc; i++)
 		free(argv[i]);
-	slurp(outfile, out, sizeof(out));
-	slurp(errfile, err, sizeof(err));
 	return rc;
 }
 

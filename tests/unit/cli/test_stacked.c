@@ -2,11 +2,9 @@
 /* Applying to a stacked device applies to its member disks; warnings about
  * other writers of queue/scheduler. */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "device.h"
@@ -14,7 +12,7 @@
 #include "sysfs.h"
 #include "tests.h"
 
-static char polfile[4096], outfile[4096], errfile[4096];
+static char polfile[4096];
 static char out[65536], err[65536];
 
 static void setup(void)
@@ -47,8 +45,6 @@ static void setup(void)
 	fake_put("/pol/p.conf", "[class:hdd]\nscheduler = kyber\n"
 				"[class:ssd]\nqueue.read_ahead_kb = 512\n");
 	snprintf(polfile, sizeof(polfile), "%s/pol/p.conf", root);
-	snprintf(outfile, sizeof(outfile), "%s/pol/out", root);
-	snprintf(errfile, sizeof(errfile), "%s/pol/err", root);
 }
 
 static void teardown(void)
@@ -56,40 +52,10 @@ static void teardown(void)
 	fake_cleanup();
 }
 
-static void slurp(const char *file, char *buf, size_t len)
-{
-	FILE *f = fopen(file, "r");
-	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
-
-	buf[n] = '\0';
-	if (f)
-		fclose(f);
-}
-
 /* Run a command with stdout and stderr in out[] and err[]. */
 static int run(int (*cmd)(int, char **), int argc, char **argv)
 {
-	int o = dup(1), e = dup(2), fo, fe, rc;
-
-	fflush(stdout);
-	fflush(stderr);
-	fo = open(outfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	fe = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	ck_assert(fo >= 0 && fe >= 0);
-	dup2(fo, 1);
-	dup2(fe, 2);
-	rc = cmd(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(o, 1);
-	dup2(e, 2);
-	close(o);
-	close(e);
-	close(fo);
-	close(fe);
-	slurp(outfile, out, sizeof(out));
-	slurp(errfile, err, sizeof(err));
-	return rc;
+	return fake_run(cmd, argc, argv, out, sizeof(out), err, sizeof(err));
 }
 
 static int count(const char *hay, const char *needle)
