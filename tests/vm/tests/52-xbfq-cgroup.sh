@@ -93,11 +93,15 @@ grp() {
 		if (f["cgid"] == id) { print f[k]; exit }
 	}' "/sys/kernel/debug/block/$1/sched/groups"
 }
-# rbytes NAME: the bytes cgroup NAME has read from $dev (its io.stat).
-rbytes() {
-	awk -v d="$MM" '$1 == d { for (i = 2; i <= NF; i++) if (sub(/^rbytes=/, "", $i)) v = $i }
+# iostat NAME MAJ:MIN KEY: KEY's value (0 if none) on device MAJ:MIN's
+# line of cgroup NAME's io.stat.
+iostat() {
+	awk -v d="$2" -v k="$3=" '$1 == d { for (i = 2; i <= NF; i++)
+			if (index($i, k) == 1) v = substr($i, length(k) + 1) }
 		END { print (v == "" ? 0 : v) }' "$T/$1/io.stat"
 }
+# rbytes NAME: the bytes cgroup NAME has read from $dev.
+rbytes() { iostat "$1" "$MM" rbytes; }
 samples() { local n; for n in "$@"; do printf '%s ' "$(rbytes "$n")"; done; }
 # grew "S0" "S1": every number of S1 is above its place in S0.
 grew() {
@@ -433,10 +437,7 @@ is "$errs" 0 "random writes + verify from cgroups at 100, 200, 400: no error"
 #     close would write the pages back itself, synchronously.
 # Deltas are taken before anything reads from the root cgroup.
 FMM=$(cat "/sys/block/$fdev/dev")
-wbytes() {
-	awk -v d="$FMM" '$1 == d { for (i = 2; i <= NF; i++) if (sub(/^wbytes=/, "", $i)) v = $i }
-		END { print (v == "" ? 0 : v) }' "$T/$1/io.stat"
-}
+wbytes() { iostat "$1" "$FMM" wbytes; }
 # c_async: how many async queues of cgroup c's group debugfs lists.
 c_async() {
 	awk -v id="$(cg_id c)" '$1 == "pid" && $2 == 0 && $3 == "async" &&
