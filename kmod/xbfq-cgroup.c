@@ -295,8 +295,10 @@ static struct blkg_policy_data *xb_pd_alloc(gfp_t gfp, struct request_queue *q,
 static void xb_pd_offline(struct blkg_policy_data *pd)
 {
 	struct xb_pd *xp = container_of(pd, struct xb_pd, pd);
-	struct xb_data *xbd = pd->blkg->q->elevator->elevator_data;
+	struct request_queue *q = pd->blkg->q;
+	struct xb_data *xbd = q->elevator->elevator_data;
 	unsigned long flags;
+	bool kick = false;
 
 	spin_lock_irqsave(&xbd->lock, flags);
 	xp->offline = true;
@@ -306,12 +308,17 @@ static void xb_pd_offline(struct blkg_policy_data *pd)
 		xp->g->cg = NULL;
 		/* Its buffered writes' queue lives on while it has requests. */
 		xp->g->async = NULL;
-		if (aq)
+		if (aq) {
+			atomic_dec(&aq->nr_icq);
+			kick = xb_release_orphan(xbd, aq);
 			xb_put_ref_locked(xbd, aq);
+		}
 		xb_group_put(xbd, xp->g);
 		xp->g = NULL;
 	}
 	spin_unlock_irqrestore(&xbd->lock, flags);
+	if (kick)
+		blk_mq_run_hw_queues(q, true);
 }
 
 static void xb_pd_free(struct blkg_policy_data *pd)

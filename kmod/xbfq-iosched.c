@@ -10,8 +10,11 @@
  *    queue there without a lock of ours.  The icq and each request (from
  *    prepare_request to finish_request) hold a reference to their queue;
  *    exit_icq (the task exited, or xbfq is leaving the device) drops the
- *    icq's, and the last reference frees the queue.  A per-instance
- *    fallback queue takes requests without an icq.
+ *    icq's, and the last reference frees the queue.  A queue no task can
+ *    add to any more is neither idled for nor kept lingering in vsum, so
+ *    it and its group go with their last request, not at the device's
+ *    next one.  A per-instance fallback queue takes requests without an
+ *    icq.
  *  - Weights from the I/O priority: level L of the RT or BE class weighs
  *    100 * (8 - L); IDLE queues weigh 100.  Classes are strictly ordered
  *    (RT, then BE, then IDLE, the last only after the others have been
@@ -847,7 +850,8 @@ static bool xb_other_groups_active(struct xb_data *xbd, struct xb_queue *xq)
 static bool xb_should_idle(struct xb_data *xbd, struct xb_queue *xq)
 {
 	if (!xq->sync || !READ_ONCE(xbd->slice_idle_ns) ||
-	    xq->cls == XB_IDLE || xb_burst_unprotected(xq))
+	    xq->cls == XB_IDLE || xb_burst_unprotected(xq) ||
+	    xb_queue_orphaned(xbd, xq))
 		return false;
 	if (READ_ONCE(xbd->strict_guarantees))
 		return true;
@@ -1221,6 +1225,32 @@ static struct xb_icq *xb_current_icq(struct request_queue *q)
 }
 
 /*
+ * @xq lost its last task (the caller holds a reference): if it lingers
+ * in vsum, it leaves now; if it is in service with nothing queued or in
+ * flight, the device stops waiting for it.  Nothing else would: both are
+ * undone only at the next dispatch (the idle timer runs the hardware
+ * queues, which do not look at an empty scheduler), so the queue, and
+ * with it its group, would live on until the device's next request.
+ * True if other queues wait for the device.
+ */
+bool xb_release_orphan(struct xb_data *xbd, struct xb_queue *xq)
+{
+	lockdep_assert_held(&xbd->lock);
+	if (!xb_queue_orphaned(xbd, xq))
+		return false;
+	if (!xq->busy) {
+		/* Its share lingering in vsum is nobody's now. */
+		xb_vsum_leave(xbd, xq);
+		return false;
+	}
+	if (xbd->in_service != xq || xq->queued || xq->nr_head ||
+	    xq->inflight)
+		return false;
+	xb_expire(xbd, xq, XB_EXP_EMPTY, ktime_get_ns());
+	return xbd->nr_queued;
+}
+
+/*
  * The last task using the icq's I/O context exited, or xbfq leaves the
  * device (ioc_clear_queue() before exit_sched): the icq lets go of its
  * queues.  Called with the I/O context's lock (and maybe the device's
@@ -1230,6 +1260,8 @@ static struct xb_icq *xb_current_icq(struct request_queue *q)
 static void xb_exit_icq(struct io_cq *icq)
 {
 	struct xb_icq *xic = xb_icq(icq);
+	struct request_queue *kick_q = icq->q;
+	bool kick = false;
 	int sync;
 
 	for (sync = 0; sync < 2; sync++) {
@@ -1245,9 +1277,12 @@ static void xb_exit_icq(struct io_cq *icq)
 		/* Its process is gone: it shares nobody's queue any more. */
 		if (atomic_dec_and_test(&xq->nr_icq) && xq->merged)
 			xb_coop_leave(xbd, xq, false);
+		kick = xb_release_orphan(xbd, xq) || kick;
 		xb_put_ref_locked(xbd, xq);
 		spin_unlock_irqrestore(&xbd->lock, flags);
 	}
+	if (kick)
+		blk_mq_run_hw_queues(kick_q, true);
 }
 #else
 /* Without CONFIG_BLK_ICQ there are no icqs: one queue, the fallback. */
@@ -1540,7 +1575,10 @@ static struct xb_queue *xb_group_async(struct xb_data *xbd,
 	xbd->nr_queues++;
 	xbd->queues_created++;
 	spin_unlock(&xbd->qlock);
-	/* Its reference (set by xb_init_queue()) is the group's. */
+	/* Its reference (set by xb_init_queue()) is the group's, and so
+	 * is the right to add requests (nr_icq), until the group goes.
+	 */
+	atomic_set(&aq->nr_icq, 1);
 	g->async = aq;
 	return aq;
 }

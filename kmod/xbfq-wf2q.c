@@ -160,7 +160,10 @@ void xb_deactivate(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 	c->nr_busy--;
 	c->wsum -= xq->weight;
 	xq->busy = false;
-	xb_vsum_linger(xbd, xq, now);
+	if (xb_queue_orphaned(xbd, xq))
+		xb_vsum_leave(xbd, xq);
+	else
+		xb_vsum_linger(xbd, xq, now);
 	xb_group_queue_idle(xbd, xq->grp);
 }
 

@@ -147,7 +147,8 @@ struct xb_queue {
 	/* A process queue (xb_proc_task()): its process, tgid and start. */
 	bool proc;
 	u64 proc_start;
-	atomic_t nr_icq;		/* icqs pointing here */
+	/* icqs pointing here (a group, for its async queue's) */
+	atomic_t nr_icq;
 	/* Its icq's, each request's and those noted at xb_get_ref(). */
 	refcount_t ref;
 
@@ -433,6 +434,7 @@ void xb_update_eligible(struct xb_class *c);
 struct xb_queue *xb_class_pick(struct xb_data *xbd, struct xb_class *c);
 void xb_vsum_enter(struct xb_data *xbd, struct xb_queue *xq);
 void xb_deactivate(struct xb_data *xbd, struct xb_queue *xq, u64 now);
+bool xb_release_orphan(struct xb_data *xbd, struct xb_queue *xq);
 void xb_set_prio(struct xb_data *xbd, struct xb_queue *xq, u8 cls,
 		 u8 level, u64 now);
 void xb_group_init(struct xb_group *g, struct xb_group *parent);
@@ -478,6 +480,21 @@ static inline unsigned int xb_base_weight(int cls, int level)
 static inline void xb_get_ref(struct xb_queue *xq)
 {
 	refcount_inc(&xq->ref);
+}
+
+/*
+ * Can no task add requests to @xq any more?  Its tasks have exited (no
+ * icq points to it; for a group's async queue, the group went offline)
+ * and no queue sends its requests here.  Such a queue
+ * is not waited for and keeps no share lingering.  (A new icq of the
+ * same process may still join a process queue; it then starts as a queue
+ * that thought too long.)
+ */
+static inline bool xb_queue_orphaned(struct xb_data *xbd,
+				     struct xb_queue *xq)
+{
+	return xq != &xbd->fallback && !atomic_read(&xq->nr_icq) &&
+	       !xq->nr_coop;
 }
 
 /* Weight raising state, refreshed whenever a queue is (re)timestamped. */
