@@ -303,14 +303,19 @@ static void xb_pd_offline(struct blkg_policy_data *pd)
 	spin_lock_irqsave(&xbd->lock, flags);
 	xp->offline = true;
 	if (xp->g) {
-		struct xb_queue *aq = xp->g->async;
+		struct xb_queue **aqs = &xp->g->async[0][0];
+		int i;
 
 		xp->g->cg = NULL;
-		/* Its buffered writes' queue lives on while it has requests. */
-		xp->g->async = NULL;
-		if (aq) {
+		/* Its buffered writes' queues live on while they have requests. */
+		for (i = 0; i < XB_NR_CLASS * XB_NR_LEVELS; i++) {
+			struct xb_queue *aq = aqs[i];
+
+			if (!aq)
+				continue;
+			aqs[i] = NULL;
 			atomic_dec(&aq->nr_icq);
-			kick = xb_release_orphan(xbd, aq);
+			kick |= xb_release_orphan(xbd, aq);
 			xb_put_ref_locked(xbd, aq);
 		}
 		xb_group_put(xbd, xp->g);

@@ -1554,13 +1554,14 @@ static void xb_follow_group(struct xb_data *xbd, struct xb_queue *xq,
 }
 
 /*
- * The queue of @g's buffered writes, created at its first; NULL without
- * memory.  Lock held (qlock nests inside).
+ * The queue of @g's buffered writes of priority class @cls, level @level,
+ * created at its first; NULL without memory.  Lock held (qlock nests
+ * inside).
  */
 static struct xb_queue *xb_group_async(struct xb_data *xbd,
-				       struct xb_group *g)
+				       struct xb_group *g, u8 cls, u8 level)
 {
-	struct xb_queue *aq = g->async;
+	struct xb_queue *aq = g->async[cls][level];
 
 	if (aq)
 		return aq;
@@ -1568,6 +1569,7 @@ static struct xb_queue *xb_group_async(struct xb_data *xbd,
 	if (!aq)
 		return NULL;
 	xb_init_queue(xbd, aq, 0, false);
+	aq->grp_async = true;
 	aq->grp = g;
 	g->ref++;
 	spin_lock(&xbd->qlock);
@@ -1579,7 +1581,7 @@ static struct xb_queue *xb_group_async(struct xb_data *xbd,
 	 * is the right to add requests (nr_icq), until the group goes.
 	 */
 	atomic_set(&aq->nr_icq, 1);
-	g->async = aq;
+	g->async[cls][level] = aq;
 	return aq;
 }
 
@@ -1587,8 +1589,8 @@ static struct xb_queue *xb_group_async(struct xb_data *xbd,
  * An async request (writeback) is charged to the cgroup that dirtied its
  * pages: its bio carries that cgroup, and the request moves from its
  * task's async queue (the flusher's, in xbd->top) to that cgroup's
- * group's, as BFQ's per-group async queues.  Requests of the root
- * cgroup, or without one, stay.
+ * group's queue of the request's priority, as BFQ's per-group async
+ * queues.  Requests of the root cgroup, or without one, stay.
  */
 static struct xb_queue *xb_async_redirect(struct xb_data *xbd,
 					  struct xb_queue *xq,
@@ -1596,13 +1598,15 @@ static struct xb_queue *xb_async_redirect(struct xb_data *xbd,
 {
 	struct xb_group *g;
 	struct xb_queue *aq;
+	u8 cls, level;
 
 	if (op_is_sync(rq->cmd_flags))
 		return xq;
 	g = xb_rq_group(xbd, rq);
 	if (!g || g == &xbd->top || g == xq->grp)
 		return xq;
-	aq = xb_group_async(xbd, g);
+	xb_ioprio_to_class(req_get_ioprio(rq), &cls, &level);
+	aq = xb_group_async(xbd, g, cls, level);
 	if (!aq)
 		return xq;
 	xb_get_ref(aq);
@@ -2036,7 +2040,7 @@ static bool xb_allow_merge(struct request_queue *q, struct request *rq,
 	 * block layer merges nothing across cgroups (blk_cgroup_mergeable()).
 	 */
 	return xq && (xq == xbd->bio_own || xq == xbd->bio_target ||
-		      (xq == xq->grp->async && !op_is_sync(bio->bi_opf)));
+		      (xq->grp_async && !op_is_sync(bio->bi_opf)));
 }
 
 static int xb_request_merge(struct request_queue *q, struct request **rq,

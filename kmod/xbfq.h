@@ -146,6 +146,7 @@ struct xb_queue {
 	bool sync;
 	/* A process queue (xb_proc_task()): its process, tgid and start. */
 	bool proc;
+	bool grp_async;			/* one of its group's async queues */
 	u64 proc_start;
 	/* icqs pointing here (a group, for its async queue's) */
 	atomic_t nr_icq;
@@ -294,10 +295,11 @@ struct xb_group {
 	u64 served;				/* sectors, while groups_on */
 	/*
 	 * Its cgroup's buffered writes (async requests whose bio carries
-	 * the cgroup, from writeback): created at the first, a reference
+	 * the cgroup, from writeback), one queue per I/O priority class and
+	 * level, as BFQ's: each created at its first request, a reference
 	 * held until the cgroup goes offline (xb_pd_offline()).
 	 */
-	struct xb_queue *async;
+	struct xb_queue *async[XB_NR_CLASS][XB_NR_LEVELS];
 };
 
 struct xb_data {

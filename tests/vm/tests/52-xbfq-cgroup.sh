@@ -444,10 +444,12 @@ is "$errs" 0 "random writes + verify from cgroups at 100, 200, 400: no error"
 # Deltas are taken before anything reads from the root cgroup.
 FMM=$(cat "/sys/block/$fdev/dev")
 wbytes() { iostat "$1" "$FMM" wbytes; }
-# c_async: how many async queues of cgroup c's group debugfs lists.
+# c_async [PRIO]: how many async queues of cgroup c's group debugfs
+# lists (of priority PRIO only, "be/4" say).
 c_async() {
-	awk -v id="$(cg_id c)" '$1 == "pid" && $2 == 0 && $3 == "async" &&
-		$NF == id { n++ } END { print n + 0 }' "/sys/kernel/debug/block/$fdev/sched/queues"
+	awk -v id="$(cg_id c)" -v p="${1:-}" '$1 == "pid" && $2 == 0 && $3 == "async" &&
+		(p == "" || $4 == p) && $NF == id { n++ } END { print n + 0 }' \
+		"/sys/kernel/debug/block/$fdev/sched/queues"
 }
 # charged LABEL: c's 2 MiB (io.stat), c's group's served, root's not.
 charged() {
@@ -504,6 +506,18 @@ if grep -qw memory "$T/cgroup.subtree_control"; then
 else
 	diag "no memory controller: no cgroup writeback, the flusher's bios carry the root cgroup"
 fi
+# One async queue per priority class and level in a group, as BFQ's: an
+# IDLE-class writer of c gets one of its own, beside the BE one, and its
+# writes are served as IDLE.
+i0=$(xd_stat "$fdev" inserted_idle)
+sh -c "$CGRUN" "$T/c" ionice -c 3 fio --output=/tmp/cg-wbi.out --name=wbi \
+	--filename="/dev/$fdev" --rw=write --bs=64k --size=1m --offset=104m \
+	--ioengine=psync --direct=0 --sync_file_range=write:1 >/tmp/cg-wbi.err 2>&1
+is "$?" 0 "buffered writes of 1 MiB from cgroup c at the IDLE class, by sync_file_range"
+grep ' async ' "/sys/kernel/debug/block/$fdev/sched/queues" | sed 's/^/# /'
+is "$(c_async)" 2 "debugfs: c's group has two async queues, one per priority"
+is "$(c_async idle/7)" 1 "debugfs: one of them in the IDLE class"
+cmp_ok "$(($(xd_stat "$fdev" inserted_idle) - i0))" -gt 0 "the IDLE writer's writes inserted as IDLE"
 sed 's/^/# /' "/sys/kernel/debug/block/$fdev/sched/groups"
 for g in a b c; do
 	cmp_ok "$(grp "$fdev" $g served)" -gt 0 "fast device: $g's group served"
