@@ -514,3 +514,42 @@ startup_checked() {
 	is "$3" $((STARTUP_FILES * 64)) "$1: the application read all its files"
 	cmp_ok "$4" -gt 0 "$1: the load kept the disk busy"
 }
+
+# --- cgroup v2 (52-xbfq-cgroup, 53-xbfq-cgroup-life) --------------------------
+CG=/sys/fs/cgroup
+CG_MOUNTED=0
+CG_IO_ADDED=0
+CG_MEM_ADDED=0
+# cg_restore: undo what cg_setup did.
+cg_restore() {
+	[ $CG_IO_ADDED = 0 ] || echo -io >"$CG/cgroup.subtree_control"
+	[ $CG_MEM_ADDED = 0 ] || echo -memory >"$CG/cgroup.subtree_control"
+	[ $CG_MOUNTED = 0 ] || umount "$CG"
+}
+# cg_skip REASON: skip the whole test, cg_setup undone.
+cg_skip() {
+	diag "SKIP: $1"
+	cg_restore
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+# cg_setup: cgroup2 at $CG (mounted here if /init did not) with the io
+# controller on for its children, and the memory controller where the
+# kernel has it (writeback charges a cgroup's dirty pages to it only
+# where both are on: cgroup writeback); the test skipped where not.
+cg_setup() {
+	grep -qw cgroup2 /proc/filesystems || cg_skip "no cgroup2 in this kernel"
+	if ! awk '$2 == "/sys/fs/cgroup" && $3 == "cgroup2" { f = 1 } END { exit !f }' /proc/mounts; then
+		mount -t cgroup2 none "$CG" 2>/dev/null || cg_skip "cannot mount cgroup2"
+		CG_MOUNTED=1
+	fi
+	grep -qw io "$CG/cgroup.controllers" || cg_skip "no io controller (CONFIG_BLK_CGROUP)"
+	if ! grep -qw io "$CG/cgroup.subtree_control"; then
+		echo +io >"$CG/cgroup.subtree_control" || cg_skip "cannot enable the io controller"
+		CG_IO_ADDED=1
+	fi
+	if grep -qw memory "$CG/cgroup.controllers" &&
+		! grep -qw memory "$CG/cgroup.subtree_control"; then
+		echo +memory >"$CG/cgroup.subtree_control" && CG_MEM_ADDED=1
+	fi
+}

@@ -17,7 +17,6 @@
 # totals are printed beside them.
 . /tests/lib.sh
 
-CG=/sys/fs/cgroup
 T=$CG/xbcg
 # CGRUN: sh -c "$CGRUN" DIR CMD...: run CMD in cgroup DIR (the shell
 # moves itself, then execs CMD under the same pid).
@@ -35,34 +34,7 @@ WIN=10
 RUNTIME=$((WIN + 5))
 [ "$XD_DEVTIME" -le 100 ] || RUNTIME=$((WIN + 12))
 PIDS=
-mounted=0
-io_added=0
-mem_added=0
-
-skip_all() {
-	diag "SKIP: $1"
-	[ $mounted = 0 ] || umount "$CG"
-	echo "1..0 # SKIP $1"
-	exit 0
-}
-
-# cgroup2 with the io controller, mounted here if /init did not.
-grep -qw cgroup2 /proc/filesystems || skip_all "no cgroup2 in this kernel"
-if ! awk '$2 == "/sys/fs/cgroup" && $3 == "cgroup2" { f = 1 } END { exit !f }' /proc/mounts; then
-	mount -t cgroup2 none "$CG" 2>/dev/null || skip_all "cannot mount cgroup2"
-	mounted=1
-fi
-grep -qw io "$CG/cgroup.controllers" || skip_all "no io controller (CONFIG_BLK_CGROUP)"
-if ! grep -qw io "$CG/cgroup.subtree_control"; then
-	echo +io >"$CG/cgroup.subtree_control" || skip_all "cannot enable the io controller"
-	io_added=1
-fi
-# The memory controller too, where the kernel has it: writeback charges a
-# cgroup's dirty pages to it only where both are on (cgroup writeback).
-if grep -qw memory "$CG/cgroup.controllers" &&
-	! grep -qw memory "$CG/cgroup.subtree_control"; then
-	echo +memory >"$CG/cgroup.subtree_control" && mem_added=1
-fi
+cg_setup
 
 # cg_id NAME: the cgroup id (the directory's inode number) of NAME below
 # $T, or of the root cgroup for "/".
@@ -236,9 +208,7 @@ cleanup() {
 		rmdir "$T/$g" || diag "cannot remove cgroup $g"
 	done
 	[ ! -d "$T" ] || rmdir "$T" || diag "cannot remove cgroup xbcg"
-	[ $io_added = 0 ] || echo -io >"$CG/cgroup.subtree_control"
-	[ $mem_added = 0 ] || echo -memory >"$CG/cgroup.subtree_control"
-	[ $mounted = 0 ] || umount "$CG"
+	cg_restore
 }
 
 # --- 1. setup ---------------------------------------------------------------

@@ -17,38 +17,13 @@
 #     default weight.
 . /tests/lib.sh
 
-CG=/sys/fs/cgroup
 T=$CG/xbcl
 CGRUN='echo $$ >"$0/cgroup.procs" && exec "$@"'
 PIDS=
-mounted=0
-io_added=0
-mem_added=0
-
-skip_all() {
-	diag "SKIP: $1"
-	[ $mounted = 0 ] || umount "$CG"
-	echo "1..0 # SKIP $1"
-	exit 0
-}
-
-grep -qw cgroup2 /proc/filesystems || skip_all "no cgroup2 in this kernel"
-if ! awk '$2 == "/sys/fs/cgroup" && $3 == "cgroup2" { f = 1 } END { exit !f }' /proc/mounts; then
-	mount -t cgroup2 none "$CG" 2>/dev/null || skip_all "cannot mount cgroup2"
-	mounted=1
-fi
-grep -qw io "$CG/cgroup.controllers" || skip_all "no io controller (CONFIG_BLK_CGROUP)"
+cg_setup
 [ "$(cat /sys/module/xbfq/parameters/cgroups 2>/dev/null)" = Y ] ||
 	{ modprobe xbfq; [ "$(cat /sys/module/xbfq/parameters/cgroups 2>/dev/null)" = Y ]; } ||
-	skip_all "xbfq runs without groups"
-if ! grep -qw io "$CG/cgroup.subtree_control"; then
-	echo +io >"$CG/cgroup.subtree_control" || skip_all "cannot enable the io controller"
-	io_added=1
-fi
-if grep -qw memory "$CG/cgroup.controllers" &&
-	! grep -qw memory "$CG/cgroup.subtree_control"; then
-	echo +memory >"$CG/cgroup.subtree_control" && mem_added=1
-fi
+	cg_skip "xbfq runs without groups"
 
 cleanup() {
 	local p g
@@ -67,9 +42,7 @@ cleanup() {
 }
 finish() {
 	cleanup
-	[ $io_added = 0 ] || echo -io >"$CG/cgroup.subtree_control"
-	[ $mem_added = 0 ] || echo -memory >"$CG/cgroup.subtree_control"
-	[ $mounted = 0 ] || umount "$CG"
+	cg_restore
 }
 
 # cgkill NAME: SIGKILL every process in cgroup NAME (fio's jobs are
