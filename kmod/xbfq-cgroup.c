@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * xbfq's control groups: a blkcg policy of its own, the cgroup v2 file
- * io.xbfq.weight, and the groups of a device (docs/xbfq.md, "Control
- * groups"; the design and its departures: docs/design/xbfq-cgroups.md).
+ * io.xbfq.weight, xbfq's fields in io.stat, and the groups of a device
+ * (docs/xbfq.md, "Control groups"; the design and its departures:
+ * docs/design/xbfq-cgroups.md).
  *
  *  - The file, in each cgroup but the root: "default W" and one
  *    "MAJ:MIN W" line per device override (W 1-1000, default 100), kept
@@ -334,6 +335,53 @@ static void xb_pd_free(struct blkg_policy_data *pd)
 	kfree(xp);
 }
 
+/*
+ * io.stat: " xbfq.weight=W xbfq.sectors=N" on a cgroup's line for the
+ * device: the weight in effect there and the sectors xbfq dispatched for
+ * the cgroup and its descendants since its group was linked (0 before its
+ * first request here).  Nothing on the root cgroup's line: it has no
+ * weight.  The block layer calls this under the disk's queue_lock or the
+ * cgroup's blkcg->lock (kernels differ), and takes both to offline and
+ * free a pd: while we look at the pd, the elevator data is ours and the
+ * pd's group is held.
+ */
+static bool xb_pd_stat_show(struct blkg_policy_data *pd, struct seq_file *s)
+{
+	struct xb_pd *xp = container_of(pd, struct xb_pd, pd);
+	struct blkcg_gq *blkg = pd->blkg;
+	struct xb_data *xbd = blkg->q->elevator->elevator_data;
+	struct xb_cg *cg = xb_cg_of(blkg->blkcg);
+	unsigned long flags;
+	unsigned int w = XB_GROUP_WEIGHT;
+	u64 sectors = 0;
+
+	if (!blkg->parent || xp->offline)
+		return false;
+	spin_lock_irqsave(&xbd->lock, flags);
+	if (xp->g) {
+		xb_group_refresh_weight(xbd, xp->g);
+		w = xp->g->weight;
+		sectors = xp->g->served;
+	} else if (cg) {
+		w = xb_cg_weight(cg, xbd->devt);
+	}
+	spin_unlock_irqrestore(&xbd->lock, flags);
+	seq_printf(s, " xbfq.weight=%u xbfq.sectors=%llu", w, sectors);
+	return true;
+}
+
+#ifdef XD_BLKCG_PD_STAT_BOOL
+static bool xb_pd_stat(struct blkg_policy_data *pd, struct seq_file *s)
+{
+	return xb_pd_stat_show(pd, s);
+}
+#else
+static void xb_pd_stat(struct blkg_policy_data *pd, struct seq_file *s)
+{
+	xb_pd_stat_show(pd, s);
+}
+#endif
+
 /* ---- io.xbfq.weight --------------------------------------------------------- */
 
 static int xb_cg_show(struct seq_file *sf, void *v)
@@ -465,6 +513,7 @@ static struct blkcg_policy xb_policy = {
 	.pd_alloc_fn	= xb_pd_alloc,
 	.pd_offline_fn	= xb_pd_offline,
 	.pd_free_fn	= xb_pd_free,
+	.pd_stat_fn	= xb_pd_stat,
 };
 
 /* ---- registration, per device ---------------------------------------------- */

@@ -378,6 +378,21 @@ is "$(awk '{ for (i = 1; i < NF; i += 2) f[$i] = $(i + 1)
 	if (f["busy"] != 0 || f["active"] != 0) n++ } END { print n + 0 }' "$G")" 0 \
 	"groups: every group idle afterwards (busy 0, active 0)"
 is "$(xd_stat "$dev" in_flight)" 0 "nothing left in flight"
+# io.stat: xbfq's fields on each cgroup's line for the disk, the same
+# numbers as debugfs (nothing is in flight); the parent's sectors count
+# its children's; nothing of xbfq's on the root cgroup's line.
+sum=0
+for c in a b c; do
+	line=$(grep "^$MM " "$T/$c/io.stat")
+	diag "io.stat of $c: $line"
+	is "$(iostat $c "$MM" xbfq.weight)" "$(grp "$dev" $c weight)" "io.stat: $c's xbfq.weight is debugfs's"
+	is "$(iostat $c "$MM" xbfq.sectors)" "$(grp "$dev" $c served)" "io.stat: $c's xbfq.sectors is debugfs's served"
+	sum=$((sum + $(iostat $c "$MM" xbfq.sectors)))
+done
+cmp_ok "$(iostat . "$MM" xbfq.sectors)" -ge "$sum" "io.stat: the parent's xbfq.sectors at least a's, b's and c's ($sum)"
+is "$(iostat . "$MM" xbfq.weight)" 100 "io.stat: the parent's xbfq.weight (default)"
+check "io.stat of the root cgroup has the disk" grep -q "^$MM " "$CG/io.stat"
+check_fails "io.stat: no xbfq fields on the root cgroup's line" grep -q "^$MM .*xbfq\\." "$CG/io.stat"
 
 # --- 7. integrity: writers in three cgroups -----------------------------------
 fdev=$(nullb_create cgf submit_queues=2 size=128 memory_backed=1 hw_queue_depth=16)
@@ -529,17 +544,26 @@ cmp_ok "$(grp "$dev" b served)" -gt "${served0:-0}" "groups: b's group served af
 check "'$MM 300' on a while on xbfq" wr a "$MM 300"
 check "switch to none" sched_set "$dev" none
 check "the override is still listed on none" grep -qx "$MM 300" "$T/a/io.xbfq.weight"
+check "io.stat on none: a's line is there" grep -q "^$MM " "$T/a/io.stat"
+check_fails "io.stat on none: no xbfq fields" grep -q "^$MM .*xbfq\\." "$T/a/io.stat"
 check "'$MM 400' on b while on none (the device is not checked)" wr b "$MM 400"
 check "back to xbfq" sched_set "$dev" xbfq
 check "a's override listed after the switch" grep -qx "$MM 300" "$T/a/io.xbfq.weight"
 check "b's override listed after the switch" grep -qx "$MM 400" "$T/b/io.xbfq.weight"
 is "$(xd_stat "$dev" groups)" 0 "a new instance: no group linked before cgroup I/O"
+# a and b did I/O before: their pds come with the policy's activation,
+# unlinked until their first request on this instance.
+is "$(iostat a "$MM" xbfq.weight) $(iostat a "$MM" xbfq.sectors)" "300 0" \
+	"io.stat before a's first request: its override, no sectors"
+is "$(iostat b "$MM" xbfq.weight) $(iostat b "$MM" xbfq.sectors)" "400 0" \
+	"io.stat before b's first request: its override, no sectors"
 for g in a b; do
 	check "I/O from $g after the switch" sh -c "$CGRUN" "$T/$g" \
 		dd if="/dev/$dev" of=/dev/null bs=64k count=16 iflag=direct
 done
 is "$(grp "$dev" a weight)" 300 "groups: a's override (300) applies to the new instance"
 is "$(grp "$dev" b weight)" 400 "groups: b's override (400) applies to the new instance"
+cmp_ok "$(iostat a "$MM" xbfq.sectors)" -ge 2048 "io.stat: a's 1 MiB in xbfq.sectors"
 cmp_ok "$(xd_stat "$dev" groups)" -gt 0 "groups linked again"
 wr a "$MM default"
 wr b "$MM default"
