@@ -7,7 +7,9 @@
  * then read any device's scheduler, knobs, counters and state (GET, also
  * as a dump, unprivileged), set a knob (SET_KNOB, CAP_SYS_ADMIN) and listen
  * on the "events" multicast group for scheduler attach and detach, knob
- * changes (from sysfs or netlink) and state changes.  The wire format is in
+ * changes (from sysfs or netlink) and state changes; a scheduler with
+ * control groups (xbfq) also lists them (GET_GROUPS, a dump,
+ * unprivileged).  The wire format is in
  * uapi/schedctl_nl.h and docs/netlink.md.
  *
  * Locking: sc_lock (a mutex) protects the list of instances and is held
@@ -64,6 +66,11 @@ static const struct nla_policy sc_policy[SCHEDCTL_A_MAX + 1] = {
 	[SCHEDCTL_A_STATE_NAME]		= SC_REPLY_ONLY,
 	[SCHEDCTL_A_STATE_VALUE]	= SC_REPLY_ONLY,
 	[SCHEDCTL_A_STATE_OLD]		= SC_REPLY_ONLY,
+	[SCHEDCTL_A_GROUP_CGID]		= SC_REPLY_ONLY,
+	[SCHEDCTL_A_GROUP_WEIGHT]	= SC_REPLY_ONLY,
+	[SCHEDCTL_A_GROUP_BUSY]		= SC_REPLY_ONLY,
+	[SCHEDCTL_A_GROUP_ACTIVE]	= SC_REPLY_ONLY,
+	[SCHEDCTL_A_GROUP_SERVED]	= SC_REPLY_ONLY,
 };
 
 static int sc_check_version(const struct genlmsghdr *hdr,
@@ -199,6 +206,33 @@ static int sc_fill_dev(struct sk_buff *skb, struct schedctl_inst *inst,
 cancel:
 	genlmsg_cancel(skb, hdr);
 	return -EMSGSIZE;
+}
+
+/* One SCHEDCTL_CMD_GET_GROUPS message: @inst's group @g. */
+static int sc_fill_group(struct sk_buff *skb, struct schedctl_inst *inst,
+			 const struct schedctl_group *g,
+			 struct netlink_callback *cb)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &sc_family, NLM_F_MULTI, SCHEDCTL_CMD_GET_GROUPS);
+	if (!hdr)
+		return -EMSGSIZE;
+	genl_dump_check_consistent(cb, hdr);
+	if (sc_put_dev(skb, inst) ||
+	    nla_put_u64_64bit(skb, SCHEDCTL_A_GROUP_CGID, g->cgid,
+			      SCHEDCTL_A_PAD) ||
+	    nla_put_u32(skb, SCHEDCTL_A_GROUP_WEIGHT, g->weight) ||
+	    nla_put_u8(skb, SCHEDCTL_A_GROUP_BUSY, g->busy) ||
+	    nla_put_u32(skb, SCHEDCTL_A_GROUP_ACTIVE, g->active) ||
+	    nla_put_u64_64bit(skb, SCHEDCTL_A_GROUP_SERVED, g->served,
+			      SCHEDCTL_A_PAD)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
 }
 
 /* ---- notifications --------------------------------------------------- */
@@ -490,6 +524,67 @@ static int sc_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return err ? err : skb->len;
 }
 
+/* Groups copied from the scheduler per round, between messages. */
+#define SC_GROUPS_BATCH	16
+
+/*
+ * Dump one device's groups.  The scheduler copies a batch at a time under
+ * its own lock; cb->args[0] is the index of the next group, and the dump
+ * is flagged NLM_F_DUMP_INTR if devices or the device's groups came or
+ * went between two parts.
+ */
+static int sc_groups_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nlattr **attrs = sc_dump_attrs(cb);
+	struct schedctl_group *buf;
+	struct schedctl_inst *inst;
+	unsigned long idx = cb->args[0];
+	unsigned int i, n, gen;
+	int err = 0;
+
+	if (!cb->args[1]) {
+		err = sc_check_version(nlmsg_data(cb->nlh), cb->extack);
+		if (!err)
+			err = sc_check_selector(attrs, cb->extack);
+		if (err)
+			return err;
+		cb->args[1] = 1;
+	}
+	buf = kmalloc_array(SC_GROUPS_BATCH, sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	mutex_lock(&sc_lock);
+	inst = sc_find(attrs, cb->extack);
+	if (IS_ERR(inst)) {
+		err = PTR_ERR(inst);
+		goto out;
+	}
+	if (!inst->ops->groups_get) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "the scheduler has no groups");
+		err = -EOPNOTSUPP;
+		goto out;
+	}
+	do {
+		n = inst->ops->groups_get(inst->priv, idx, buf,
+					  SC_GROUPS_BATCH, &gen);
+		cb->seq = sc_gen ^ (gen << 16);
+		for (i = 0; i < n; i++) {
+			err = sc_fill_group(skb, inst, &buf[i], cb);
+			if (err)
+				goto out;
+			idx++;
+		}
+	} while (n == SC_GROUPS_BATCH);
+out:
+	mutex_unlock(&sc_lock);
+	kfree(buf);
+	cb->args[0] = idx;
+	/* Full: continue in the next buffer, unless nothing fit at all. */
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ? err : skb->len;
+}
+
 static int sc_set_knob_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **attrs = info->attrs;
@@ -554,6 +649,10 @@ static const struct genl_ops sc_ops[] = {
 		.cmd	= SCHEDCTL_CMD_SET_KNOB,
 		.doit	= sc_set_knob_doit,
 		.flags	= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd	= SCHEDCTL_CMD_GET_GROUPS,
+		.dumpit	= sc_groups_dumpit,
 	},
 };
 

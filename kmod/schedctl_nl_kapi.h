@@ -20,6 +20,15 @@
 /* Upper bound of schedctl_sched_ops.nr_states. */
 #define SCHEDCTL_MAX_STATES	8
 
+/* A control group of a scheduler's device (SCHEDCTL_CMD_GET_GROUPS). */
+struct schedctl_group {
+	u64 cgid;				/* cgroup id */
+	u64 served;				/* sectors, with descendants */
+	u32 weight;				/* in effect on the device */
+	u32 active;				/* its queues with requests */
+	bool busy;				/* requests waiting */
+};
+
 struct schedctl_sched_ops {
 	const char *name;			/* the elevator name */
 	unsigned int nr_knobs;
@@ -37,6 +46,15 @@ struct schedctl_sched_ops {
 	unsigned int nr_states;
 	const char *const *state_names;
 	u64 (*state_get)(void *priv, unsigned int state);
+	/*
+	 * Optional, for a scheduler with control groups: copy up to @n of
+	 * the device's groups, from the @from-th in the scheduler's order,
+	 * to @out and return how many; set @gen to a number that changes
+	 * whenever groups come or go.
+	 */
+	unsigned int (*groups_get)(void *priv, unsigned int from,
+				   struct schedctl_group *out, unsigned int n,
+				   unsigned int *gen);
 };
 
 /* One registered device; embed it in the scheduler's per-queue data. */

@@ -56,6 +56,7 @@ void xb_cg_free_groups(struct xb_data *xbd)
 		kfree(g);
 	}
 	xbd->nr_groups = 0;
+	xbd->groups_gen++;
 }
 
 /* Drop a reference to @g, freeing it and, upwards, its parents. */
@@ -73,17 +74,33 @@ void xb_group_put(struct xb_data *xbd, struct xb_group *g)
 		}
 		list_del(&g->link);
 		xbd->nr_groups--;
+		xbd->groups_gen++;
 		kfree(g);
 		g = p;
 	}
 }
 
-static void xb_group_line(struct seq_file *m, struct xb_group *g)
+/* The group after @g in debugfs's order: top, then the linked ones. */
+static struct xb_group *xb_group_next(struct xb_data *xbd, struct xb_group *g)
 {
-	seq_printf(m, "cgid %llu weight %u busy %d active %u served %llu\n",
-		   g->cgid, g->weight,
-		   g->busy || g->nr_busy_kids || xb_group_own_busy(g),
-		   g->nr_active, g->served);
+	struct list_head *next = g == &xbd->top ? xbd->groups.next :
+						  g->link.next;
+
+	return next == &xbd->groups ? NULL :
+				      list_entry(next, struct xb_group, link);
+}
+
+/* What debugfs and netlink show of @g. */
+static void xb_group_report(struct xb_data *xbd, struct xb_group *g,
+			    struct schedctl_group *r)
+{
+	if (g != &xbd->top)
+		xb_group_refresh_weight(xbd, g);
+	r->cgid = g->cgid;
+	r->weight = g->weight;
+	r->busy = g->busy || g->nr_busy_kids || xb_group_own_busy(g);
+	r->active = g->nr_active;
+	r->served = g->served;
 }
 
 /* debugfs sched/groups: the root cgroup's group first, then the others. */
@@ -91,17 +108,40 @@ int xb_groups_show(void *data, struct seq_file *m)
 {
 	struct request_queue *q = data;
 	struct xb_data *xbd = q->elevator->elevator_data;
+	struct schedctl_group r;
 	struct xb_group *g;
 	unsigned long flags;
 
 	spin_lock_irqsave(&xbd->lock, flags);
-	xb_group_line(m, &xbd->top);
-	list_for_each_entry(g, &xbd->groups, link) {
-		xb_group_refresh_weight(xbd, g);
-		xb_group_line(m, g);
+	for (g = &xbd->top; g; g = xb_group_next(xbd, g)) {
+		xb_group_report(xbd, g, &r);
+		seq_printf(m, "cgid %llu weight %u busy %d active %u served %llu\n",
+			   r.cgid, r.weight, r.busy, r.active, r.served);
 	}
 	spin_unlock_irqrestore(&xbd->lock, flags);
 	return 0;
+}
+
+/*
+ * netlink GET_GROUPS: up to @n groups, from the @from-th in debugfs's
+ * order; @gen changes whenever a group is linked or freed.
+ */
+unsigned int xb_nl_groups_get(void *priv, unsigned int from,
+			      struct schedctl_group *out, unsigned int n,
+			      unsigned int *gen)
+{
+	struct xb_data *xbd = priv;
+	struct xb_group *g;
+	unsigned int i = 0, k = 0;
+	unsigned long flags;
+
+	spin_lock_irqsave(&xbd->lock, flags);
+	*gen = xbd->groups_gen;
+	for (g = &xbd->top; g && k < n; g = xb_group_next(xbd, g))
+		if (i++ >= from)
+			xb_group_report(xbd, g, &out[k++]);
+	spin_unlock_irqrestore(&xbd->lock, flags);
+	return k;
 }
 
 #ifdef XD_BLKCG_POLICY
@@ -207,6 +247,7 @@ static struct xb_group *xb_group_link(struct xb_data *xbd,
 	xb_group_refresh_weight(xbd, g);
 	list_add_tail(&g->link, &xbd->groups);
 	xbd->nr_groups++;
+	xbd->groups_gen++;
 	xp->g = g;
 	xb_groups_start(xbd);
 	return g;

@@ -2555,6 +2555,7 @@ static const struct schedctl_sched_ops xb_nl_ops = {
 	.nr_counters	= XB_C_NR,
 	.counter_names	= xb_counter_names,
 	.counters_get	= xb_counters_get,
+	.groups_get	= xb_nl_groups_get,
 };
 
 /* ---- init / exit ------------------------------------------------------- */

@@ -324,6 +324,7 @@ struct xb_data {
 	bool cg_active;				/* the policy is active here */
 	struct list_head groups;		/* linked groups, not top/root */
 	unsigned int nr_groups;
+	unsigned int groups_gen;		/* bumped as groups come and go */
 	unsigned int nr_groups_active;		/* groups with active queues */
 	u64 group_moves;
 	dev_t devt;
@@ -457,6 +458,9 @@ struct xb_group *xb_blkg_group(struct xb_data *xbd, struct blkcg_gq *blkg);
 void xb_group_put(struct xb_data *xbd, struct xb_group *g);
 void xb_group_refresh_weight(struct xb_data *xbd, struct xb_group *g);
 int xb_groups_show(void *data, struct seq_file *m);
+unsigned int xb_nl_groups_get(void *priv, unsigned int from,
+			      struct schedctl_group *out, unsigned int n,
+			      unsigned int *gen);
 
 /* ---- helpers of both files ---------------------------------------------- */
 

@@ -42,6 +42,16 @@ enum schedctl_cmd {
 	SCHEDCTL_CMD_DETACH_NTF,	/* device selector attrs, SCHED */
 	SCHEDCTL_CMD_KNOB_NTF,		/* + KNOB_NAME, KNOB_OLD, KNOB_VALUE */
 	SCHEDCTL_CMD_STATE_NTF,		/* + STATE_NAME, STATE_OLD, STATE_VALUE */
+	/*
+	 * Dump only, unprivileged: the control groups the scheduler of one
+	 * device keeps (xbfq), one message per group, the root cgroup's own
+	 * group first, then the others in the scheduler's order.  Request:
+	 * a device selector (required).  Reply: DEV_NAME, DEV_MAJOR,
+	 * DEV_MINOR, SCHED, GROUP_CGID, GROUP_WEIGHT, GROUP_BUSY,
+	 * GROUP_ACTIVE, GROUP_SERVED.  EOPNOTSUPP for a scheduler without
+	 * groups (xdeadline).
+	 */
+	SCHEDCTL_CMD_GET_GROUPS,
 
 	__SCHEDCTL_CMD_MAX,
 	SCHEDCTL_CMD_MAX = __SCHEDCTL_CMD_MAX - 1
@@ -63,6 +73,12 @@ enum schedctl_attr {
 	SCHEDCTL_A_STATE_NAME,		/* string */
 	SCHEDCTL_A_STATE_VALUE,		/* u64 */
 	SCHEDCTL_A_STATE_OLD,		/* u64 */
+	/* A group (GET_GROUPS replies). */
+	SCHEDCTL_A_GROUP_CGID,		/* u64: cgroup id (its cgroup2 inode) */
+	SCHEDCTL_A_GROUP_WEIGHT,	/* u32: weight in effect on the device */
+	SCHEDCTL_A_GROUP_BUSY,		/* u8: 1 if it has requests waiting */
+	SCHEDCTL_A_GROUP_ACTIVE,	/* u32: its queues with requests */
+	SCHEDCTL_A_GROUP_SERVED,	/* u64: sectors, with its descendants */
 
 	__SCHEDCTL_A_MAX,
 	SCHEDCTL_A_MAX = __SCHEDCTL_A_MAX - 1

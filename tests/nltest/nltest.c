@@ -13,6 +13,9 @@
  *       exits 0 after N events, 1 on timeout (default 30 s)
  *   nltest [--drop-privs UID] change DEV KNOB VALUE
  *       prints "ok", or "error ERRNAME: strerror: extack message"
+ *   nltest [--drop-privs UID] groups DEV
+ *       DEV SCHED group CGID WEIGHT BUSY ACTIVE SERVED, one per group
+ *       (GET_GROUPS), or the error as change prints it
  *   nltest version
  *       prints the family's version (CTRL_ATTR_VERSION) and ours
  *   nltest malformed [DEV]
@@ -358,6 +361,73 @@ static int cmd_dump(int argc, char **argv)
 			msg = new_req(&c, NLM_F_DUMP, SCHEDCTL_CMD_GET_DEV);
 		}
 		a = transact(&c, msg, dump_one, out, &intr);
+		fclose(out);
+		if (intr && ++tries < 10) {
+			free(text);
+			continue;
+		}
+		break;
+	} while (1);
+	if (a.error) {
+		free(text);
+		print_ack_error(&a);
+		return 1;
+	}
+	fputs(text, stdout);
+	free(text);
+	if (intr) {
+		printf("# dump interrupted by changes %d times\n", tries);
+		return 1;
+	}
+	return 0;
+}
+
+static int group_one(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[SCHEDCTL_A_MAX + 1];
+	FILE *out = arg;
+	char pfx[128];
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, SCHEDCTL_A_MAX, NULL))
+		return NL_SKIP;
+	dev_prefix(tb, pfx, sizeof(pfx));
+	if (!tb[SCHEDCTL_A_GROUP_CGID] || !tb[SCHEDCTL_A_GROUP_WEIGHT] ||
+	    !tb[SCHEDCTL_A_GROUP_BUSY] || !tb[SCHEDCTL_A_GROUP_ACTIVE] ||
+	    !tb[SCHEDCTL_A_GROUP_SERVED]) {
+		fprintf(out, "%s group incomplete\n", pfx);
+		return NL_OK;
+	}
+	fprintf(out, "%s group %llu %u %u %u %llu\n", pfx,
+		(unsigned long long)nla_get_u64(tb[SCHEDCTL_A_GROUP_CGID]),
+		nla_get_u32(tb[SCHEDCTL_A_GROUP_WEIGHT]),
+		nla_get_u8(tb[SCHEDCTL_A_GROUP_BUSY]),
+		nla_get_u32(tb[SCHEDCTL_A_GROUP_ACTIVE]),
+		(unsigned long long)nla_get_u64(tb[SCHEDCTL_A_GROUP_SERVED]));
+	return NL_OK;
+}
+
+/* The groups of DEV, as cmd_dump: retried while interrupted. */
+static int cmd_groups(int argc, char **argv)
+{
+	struct nl_msg *msg;
+	bool intr = false;
+	struct conn c;
+	struct ack a;
+	int tries = 0;
+	char *text;
+	size_t len;
+	FILE *out;
+
+	if (argc < 2)
+		die("groups: need DEV");
+	conn_open(&c);
+	do {
+		out = open_memstream(&text, &len);
+		if (!out)
+			die("open_memstream failed");
+		msg = new_req(&c, NLM_F_DUMP, SCHEDCTL_CMD_GET_GROUPS);
+		nla_put_string(msg, SCHEDCTL_A_DEV_NAME, argv[1]);
+		a = transact(&c, msg, group_one, out, &intr);
 		fclose(out);
 		if (intr && ++tries < 10) {
 			free(text);
@@ -873,6 +943,36 @@ static int cmd_malformed(int argc, char **argv)
 	expect("dump with DEV_MINOR but no DEV_MAJOR", req, EINVAL, 0, true);
 	free(b.d);
 
+	/* GET_GROUPS: a dump of one device's groups. */
+	b = attrs_dev("nosuchdisk");
+	expect("GET_GROUPS as a do request (it is a dump)",
+	       mkreq(raw_family, SCHEDCTL_CMD_GET_GROUPS, SCHEDCTL_GENL_VERSION,
+		     0, 0, &b), EOPNOTSUPP, 0, false);
+	expect("GET_GROUPS with version 99",
+	       mkreq(raw_family, SCHEDCTL_CMD_GET_GROUPS, 99, 0, NLM_F_DUMP,
+		     &b), EOPNOTSUPP, 0, true);
+	expect("GET_GROUPS of an unknown device",
+	       mkreq(raw_family, SCHEDCTL_CMD_GET_GROUPS, SCHEDCTL_GENL_VERSION,
+		     0, NLM_F_DUMP, &b), ENODEV, 0, true);
+	free(b.d);
+	expect("GET_GROUPS without a device",
+	       mkreq(raw_family, SCHEDCTL_CMD_GET_GROUPS, SCHEDCTL_GENL_VERSION,
+		     0, NLM_F_DUMP, NULL), EINVAL, 0, true);
+	b = attrs_dev("nullb0");
+	put_u64(&b, SCHEDCTL_A_GROUP_CGID, 1);
+	expect("GET_GROUPS with the reply-only GROUP_CGID",
+	       mkreq(raw_family, SCHEDCTL_CMD_GET_GROUPS, SCHEDCTL_GENL_VERSION,
+		     0, NLM_F_DUMP, &b), EINVAL, 0, true);
+	free(b.d);
+	if (dev) {
+		b = attrs_dev(dev);
+		expect("GET_GROUPS of an xdeadline device (no groups)",
+		       mkreq(raw_family, SCHEDCTL_CMD_GET_GROUPS,
+			     SCHEDCTL_GENL_VERSION, 0, NLM_F_DUMP, &b),
+		       EOPNOTSUPP, 0, true);
+		free(b.d);
+	}
+
 	/* SET_KNOB (as root). */
 	v64 = 1;
 	expect_set("SET_KNOB without a device", NULL, "fifo_batch", &v64, 8,
@@ -911,6 +1011,7 @@ static void usage(void)
 		"usage: nltest [--drop-privs UID] dump [DEV]\n"
 		"       nltest [--drop-privs UID] monitor N [SECONDS]\n"
 		"       nltest [--drop-privs UID] change DEV KNOB VALUE\n"
+		"       nltest [--drop-privs UID] groups DEV\n"
 		"       nltest version\n"
 		"       nltest malformed [DEV]\n");
 	exit(2);
@@ -933,6 +1034,8 @@ int main(int argc, char **argv)
 		return cmd_monitor(argc, argv);
 	if (!strcmp(argv[0], "change"))
 		return cmd_change(argc, argv);
+	if (!strcmp(argv[0], "groups"))
+		return cmd_groups(argc, argv);
 	if (!strcmp(argv[0], "version"))
 		return cmd_version();
 	if (!strcmp(argv[0], "malformed"))

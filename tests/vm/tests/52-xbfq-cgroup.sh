@@ -365,6 +365,14 @@ is "$(awk -v p="$rel/b" '$1 == p { print $3, $4 }' /tmp/groups.out)" "400 overri
 check "schedctl groups -J" sh -c "schedctl groups -J $dev | grep -q '\"source\": \"override\"'"
 schedctl groups nosuchdisk >/dev/null 2>&1
 is "$?" 2 "schedctl groups: an unknown disk is a usage error"
+# netlink GET_GROUPS (nltest): the debugfs lines, in order, also for an
+# unprivileged caller; nothing is in flight, so the numbers agree.
+awk -v d="$dev" '{ print d, "xbfq group", $2, $4, $6, $8, $10 }' "$DBG" >/tmp/nlg.want
+check "netlink GET_GROUPS" sh -c "nltest groups $dev >/tmp/nlg.out"
+is "$(md5sum </tmp/nlg.out)" "$(md5sum </tmp/nlg.want)" "netlink GET_GROUPS: debugfs's groups, in its order"
+[ "$(md5sum </tmp/nlg.out)" = "$(md5sum </tmp/nlg.want)" ] || diff /tmp/nlg.want /tmp/nlg.out | sed 's/^/# /'
+check "netlink GET_GROUPS, unprivileged (uid 65534)" sh -c "nltest --drop-privs 65534 groups $dev >/tmp/nlg.user"
+is "$(md5sum </tmp/nlg.user)" "$(md5sum </tmp/nlg.out)" "netlink GET_GROUPS: the same for an unprivileged caller"
 check "'$MM default' on b" wr b "$MM default"
 is "$(cat "$T/b/io.xbfq.weight")" "default 100" "b's override gone"
 

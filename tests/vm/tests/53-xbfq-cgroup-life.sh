@@ -8,6 +8,8 @@
 #     requests queued: direct reads and writes at QD 16 and a buffered
 #     writer whose dirty pages outlive the cgroup (their writeback comes
 #     after the group went offline), in a loop.
+#     Meanwhile netlink dumps the device's groups (GET_GROUPS); then
+#     40 more cgroups' groups, more than one dump round, against debugfs.
 #  2. The elevator switched xbfq -> none -> xbfq -> mq-deadline ... while
 #     writers in two weighted cgroups verify their data.
 #  3. The disk removed while a cgroup's requests are queued on it: its
@@ -134,6 +136,9 @@ check "switch to xbfq" sched_set "$dev" xbfq
 # --- 1. cgroups removed with requests queued ----------------------------------
 rounds=$(scaled 24)
 n=0 fails=0 unlinked=0
+# Meanwhile, netlink dumps of the device's groups as they come and go.
+(while :; do nltest groups "$dev" >/dev/null 2>&1; sleep 0.05; done) &
+nlp=$!
 while [ $n -lt "$rounds" ]; do
 	g=r$n
 	mkdir "$T/$g"
@@ -148,6 +153,8 @@ while [ $n -lt "$rounds" ]; do
 	rmdir_wait "$T/$g" || { fails=$((fails + 1)); diag "round $n: cannot remove $g"; }
 	n=$((n + 1))
 done
+kill "$nlp"
+wait "$nlp" 2>/dev/null
 is "$unlinked" 0 "$rounds cgroups: each had a group on the device before it was removed"
 is "$fails" 0 "$rounds cgroups removed right after their I/O was killed"
 check "sync: the removed cgroups' dirty pages written back" sync
@@ -167,6 +174,26 @@ fi
 
 sched_balanced "$dev" xbfq
 check "the device still serves I/O" dd if="/dev/$dev" of=/dev/null bs=4k count=64 iflag=direct
+
+# --- 1b. more groups than netlink copies at once --------------------------------
+# GET_GROUPS copies 16 groups per round: 40 cgroups take three.
+G=/sys/kernel/debug/block/$dev/sched/groups
+i=0
+while [ $i -lt 40 ]; do
+	mkdir "$T/m$i"
+	sh -c "$CGRUN" "$T/m$i" dd if="/dev/$dev" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
+	i=$((i + 1))
+done
+cmp_ok "$(wc -l <"$G")" -ge 42 "40 more cgroups linked (debugfs: $(wc -l <"$G") groups)"
+check "netlink GET_GROUPS of them all" sh -c "nltest groups $dev >/tmp/many.nl"
+is "$(awk '{ print $4, $5 }' /tmp/many.nl | md5sum)" "$(awk '{ print $2, $4 }' "$G" | md5sum)" \
+	"netlink: debugfs's groups (cgroup id, weight), in order, $(wc -l </tmp/many.nl) of them"
+i=0
+while [ $i -lt 40 ]; do
+	rmdir "$T/m$i" || diag "cannot remove m$i"
+	i=$((i + 1))
+done
+only_parent "the 40 cgroups' groups freed"
 
 # --- 2. elevator switches under weighted cgroup writers ------------------------
 mkdir "$T/a" "$T/b"
