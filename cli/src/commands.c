@@ -1572,22 +1572,41 @@ static int not_xbfq(const struct sc_device *d)
 	return SC_EXIT_FAIL;
 }
 
-/* The text of debugfs block/DISK/sched/groups, or a message and SC_EXIT_FAIL. */
-static int read_groups_file(const struct sc_device *d, char **text)
+/* Has DISK's scheduler switched away from xbfq since it was checked?  Then say so. */
+static bool switched_away(const char *name)
+{
+	struct sc_device now;
+	bool away;
+
+	memset(&now, 0, sizeof(now));
+	away = !sc_device_load(name, &now) && (!now.has_sched || strcmp(now.sched, "xbfq"));
+	if (away)
+		not_xbfq(&now);
+	sc_device_free(&now);
+	return away;
+}
+
+/*
+ * The text of debugfs block/DISK/sched/groups, or a message and
+ * SC_EXIT_FAIL; nl_why: why netlink was not used, told on failure.
+ */
+static int read_groups_file(const struct sc_device *d, const char *nl_why, char **text)
 {
 	char *dbg = NULL, *path = NULL;
 	int r = sc_find_mount("debugfs", &dbg), rc = SC_EXIT_FAIL;
+	bool why = true;
 
 	if (r == -ENOENT) {
 		sc_error("%s: debugfs is not mounted; as root: mount -t debugfs none "
 			 "/sys/kernel/debug", d->name);
-		return SC_EXIT_FAIL;
+		goto out;
 	}
 	if (r || asprintf(&path, "%s/block/%s/sched/groups", strcmp(dbg, "/") ? dbg : "",
 			  d->name) < 0) {
 		sc_error("%s: %s", d->name, strerror(ENOMEM));
-		free(dbg);
-		return SC_EXIT_FAIL;
+		path = NULL;
+		why = false;
+		goto out;
 	}
 	r = sc_read(path, text);
 	if (!r) {
@@ -1596,26 +1615,79 @@ static int read_groups_file(const struct sc_device *d, char **text)
 		sc_error("%s: cannot read %s: %s%s", d->name, path, strerror(-r),
 			 geteuid() ? " (debugfs is for root: run schedctl as root)" :
 			 r == -EPERM ? " (kernel lockdown?)" : "");
+	} else if (r == -ENOENT && switched_away(d->name)) {
+		why = false;	/* the file went with xbfq */
 	} else {
-		struct sc_device now;
 		char *blk = NULL;
 
-		memset(&now, 0, sizeof(now));
-		/* switched away meanwhile? */
-		if (r == -ENOENT && !sc_device_load(d->name, &now) &&
-		    (!now.has_sched || strcmp(now.sched, "xbfq")))
-			not_xbfq(&now);
-		else if (r == -ENOENT && asprintf(&blk, "%s/block", dbg) >= 0 && !sc_is_dir(blk))
+		if (r == -ENOENT && asprintf(&blk, "%s/block", dbg) >= 0 && !sc_is_dir(blk))
 			sc_error("%s: cannot read %s: debugfs has no block/ (a kernel without "
 				 "CONFIG_BLK_DEBUG_FS)", d->name, path);
 		else
 			sc_error("%s: cannot read %s: %s", d->name, path, strerror(-r));
 		free(blk);
-		sc_device_free(&now);
 	}
+out:
+	if (rc && why && nl_why)
+		sc_error("%s: groups read from debugfs, not netlink, because %s", d->name, nl_why);
 	free(path);
 	free(dbg);
 	return rc;
+}
+
+static int groups_nl_read(const char *disk, struct sc_group **g, size_t *n, char *err,
+			  size_t errlen)
+{
+	struct sc_nl *nl;
+	int r;
+
+	*g = NULL;
+	*n = 0;
+	if (sc_io_fake()) {
+		snprintf(err, errlen, "netlink is not used on a fake tree (SCHEDCTL_ROOT)");
+		return -SC_NL_ENOFAMILY;
+	}
+	r = sc_nl_open(&nl, false, err, errlen);
+	if (r)
+		return r;
+	r = sc_nl_get_groups(nl, disk, g, n, err, errlen);
+	sc_nl_close(nl);
+	return r;
+}
+
+int (*sc_groups_nl_read)(const char *disk, struct sc_group **g, size_t *n, char *err,
+			 size_t errlen) = groups_nl_read;
+
+/*
+ * The groups of d: over netlink, else, only where netlink has none to
+ * give (no schedctl family here: the module not loaded, or another
+ * network namespace; or a module older than GET_GROUPS), from debugfs.
+ * 0, or a message and SC_EXIT_FAIL.
+ */
+static int read_groups(const struct sc_device *d, struct sc_group **g, size_t *n)
+{
+	char err[512], *text = NULL;
+	size_t bad = 0;
+	int r = sc_groups_nl_read(d->name, g, n, err, sizeof(err));
+
+	if (!r)
+		return 0;
+	if (r != -SC_NL_ENOFAMILY && r != -SC_NL_ENETNS && r != -SC_NL_ENOCMD) {
+		/* ENODEV, EOPNOTSUPP: switched away from xbfq meanwhile? */
+		if ((r != -ENODEV && r != -EOPNOTSUPP) || !switched_away(d->name))
+			sc_error("%s: %s", d->name, err);
+		return SC_EXIT_FAIL;
+	}
+	if (read_groups_file(d, err, &text))
+		return SC_EXIT_FAIL;
+	r = sc_groups_parse(text, g, n, &bad);
+	free(text);
+	if (r == -EINVAL)
+		sc_error("%s: sched/groups line %zu: not \"cgid ID weight W busy B active N "
+			 "served S\"", d->name, bad);
+	else if (r)
+		sc_error("%s: %s", d->name, strerror(-r));
+	return r ? SC_EXIT_FAIL : 0;
 }
 
 static char *groups_doc(void)
@@ -1626,9 +1698,11 @@ static char *groups_doc(void)
 
 	if (!f)
 		return NULL;
-	fprintf(f, "Show xbfq's cgroup groups on DISK (debugfs block/DISK/sched/groups, for "
-		   "root), the root cgroup first: each cgroup with I/O on the disk and each "
-		   "of its ancestors, its weight there and the service it got.\v"
+	fprintf(f, "Show xbfq's cgroup groups on DISK, the root cgroup first: each cgroup "
+		   "with I/O on the disk and each of its ancestors, with its weight there and "
+		   "the service it got.  Read over netlink from the schedctl_nl module, by any "
+		   "user; where that module is older (no GET_GROUPS) or absent, from debugfs "
+		   "block/DISK/sched/groups, by root only.\v"
 		   "Columns:\n");
 	for (int i = 0; i < G_NCOLS; i++) {
 		const char *h = groups_cols[i].help;
@@ -1674,9 +1748,9 @@ int cmd_groups(int argc, char **argv)
 	struct opts o = { .min_args = 1, .max_args = 1 };
 	struct sc_out_col cols[G_NCOLS * 2];
 	int sel[G_NCOLS * 2 + 1], rc;
-	size_t nsel, ng = 0, bad = 0;
+	size_t nsel, ng = 0;
 	struct sc_group *g = NULL;
-	char *doc = groups_doc(), *text = NULL, *cgmnt = NULL, *dev;
+	char *doc = groups_doc(), *cgmnt = NULL, *dev;
 	unsigned int maj = 0, min = 0;
 	bool have_dev = false;
 	struct sc_device d;
@@ -1695,19 +1769,9 @@ int cmd_groups(int argc, char **argv)
 		rc = not_xbfq(&d);
 		goto out;
 	}
-	rc = read_groups_file(&d, &text);
+	rc = read_groups(&d, &g, &ng);
 	if (rc)
 		goto out;
-	rc = sc_groups_parse(text, &g, &ng, &bad);
-	if (rc) {
-		if (rc == -EINVAL)
-			sc_error("%s: sched/groups line %zu: not \"cgid ID weight W busy B "
-				 "active N served S\"", d.name, bad);
-		else
-			sc_error("%s: %s", d.name, strerror(-rc));
-		rc = SC_EXIT_FAIL;
-		goto out;
-	}
 	if (ng > 1) {	/* the root's group is "/"; the others need the tree */
 		int r = sc_find_mount("cgroup2", &cgmnt);
 
@@ -1778,7 +1842,6 @@ int cmd_groups(int argc, char **argv)
 out:
 	sc_groups_free(g, ng);
 	free(cgmnt);
-	free(text);
 	sc_device_free(&d);
 	return rc;
 }

@@ -2,7 +2,8 @@
 /*
  * The schedctl generic netlink family through libnl-genl-3: find the
  * family and check its version, read device snapshots (GET_DEV do and
- * dump), follow the events group.  See netlink.h and docs/netlink.md.
+ * dump) and a device's groups (GET_GROUPS dump), follow the events
+ * group.  See netlink.h and docs/netlink.md.
  */
 #define _GNU_SOURCE
 #include "netlink.h"
@@ -22,6 +23,7 @@
 #include <netlink/genl/family.h>
 #include <netlink/genl/genl.h>
 
+#include "groups.h"
 #include "schedctl_nl.h"
 
 #ifndef SOL_NETLINK
@@ -59,6 +61,11 @@ static struct nla_policy dev_policy[SCHEDCTL_A_MAX + 1] = {
 	[SCHEDCTL_A_STATE_NAME] = { .type = NLA_STRING },
 	[SCHEDCTL_A_STATE_VALUE] = { .type = NLA_U64 },
 	[SCHEDCTL_A_STATE_OLD] = { .type = NLA_U64 },
+	[SCHEDCTL_A_GROUP_CGID] = { .type = NLA_U64 },
+	[SCHEDCTL_A_GROUP_WEIGHT] = { .type = NLA_U32 },
+	[SCHEDCTL_A_GROUP_BUSY] = { .type = NLA_U8 },
+	[SCHEDCTL_A_GROUP_ACTIVE] = { .type = NLA_U32 },
+	[SCHEDCTL_A_GROUP_SERVED] = { .type = NLA_U64 },
 };
 
 static struct nla_policy entry_policy[SCHEDCTL_A_ENTRY_MAX + 1] = {
@@ -196,6 +203,26 @@ int sc_nl_parse_event(const struct nlmsghdr *nlh, struct sc_nl_event *ev)
 	get_str(ev->name, sizeof(ev->name), name);
 	ev->old = old ? nla_get_u64(old) : 0;
 	ev->new = val ? nla_get_u64(val) : 0;
+	return 0;
+}
+
+int sc_nl_parse_group(const struct nlmsghdr *nlh, struct sc_group *g)
+{
+	struct nlattr *tb[SCHEDCTL_A_MAX + 1];
+
+	memset(g, 0, sizeof(*g));
+	if (!genlmsg_valid_hdr((struct nlmsghdr *)nlh, 0) ||
+	    ((const struct genlmsghdr *)nlmsg_data(nlh))->cmd != SCHEDCTL_CMD_GET_GROUPS ||
+	    genlmsg_parse((struct nlmsghdr *)nlh, 0, tb, SCHEDCTL_A_MAX, dev_policy) ||
+	    !tb[SCHEDCTL_A_GROUP_CGID] || !tb[SCHEDCTL_A_GROUP_WEIGHT] ||
+	    !tb[SCHEDCTL_A_GROUP_BUSY] || !tb[SCHEDCTL_A_GROUP_ACTIVE] ||
+	    !tb[SCHEDCTL_A_GROUP_SERVED] || nla_get_u8(tb[SCHEDCTL_A_GROUP_BUSY]) > 1)
+		return -EINVAL;
+	g->cgid = nla_get_u64(tb[SCHEDCTL_A_GROUP_CGID]);
+	g->weight = nla_get_u32(tb[SCHEDCTL_A_GROUP_WEIGHT]);
+	g->busy = nla_get_u8(tb[SCHEDCTL_A_GROUP_BUSY]);
+	g->active = nla_get_u32(tb[SCHEDCTL_A_GROUP_ACTIVE]);
+	g->served = nla_get_u64(tb[SCHEDCTL_A_GROUP_SERVED]);
 	return 0;
 }
 
@@ -355,11 +382,12 @@ int sc_nl_fd(const struct sc_nl *nl)
 /* ---- requests -------------------------------------------------------- */
 
 struct req {
-	struct sc_nl_snap *snap;
-	size_t cap;
+	/* each reply message: 0, or -ENOMEM, or -EPROTO (malformed) */
+	int (*one)(struct req *r, struct nlmsghdr *nlh);
+	void *out;		/* what one() fills */
 	bool done, intr;
-	int error;		/* positive errno */
-	int nomem;
+	int error;		/* positive errno from the kernel */
+	int fail;		/* the first error of one() */
 	char msg[256];		/* extended ACK message */
 };
 
@@ -380,31 +408,70 @@ static void ack_tlvs(struct req *r, const char *p, const char *end)
 	}
 }
 
-static int on_valid(struct nl_msg *msg, void *arg)
+/* GET_DEV replies into a snapshot; malformed devices are left out. */
+struct dev_out {
+	struct sc_nl_snap *snap;
+	size_t cap;
+};
+
+static int one_dev(struct req *r, struct nlmsghdr *nlh)
 {
-	struct req *r = arg;
-	struct sc_nl_snap *s = r->snap;
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct dev_out *o = r->out;
+	struct sc_nl_snap *s = o->snap;
 
 	if (!genlmsg_valid_hdr(nlh, 0) ||
 	    ((struct genlmsghdr *)nlmsg_data(nlh))->cmd != SCHEDCTL_CMD_GET_DEV)
-		return NL_SKIP;
-	if (s->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 8;
+		return 0;
+	if (s->n == o->cap) {
+		size_t cap = o->cap ? 2 * o->cap : 8;
 		struct sc_nl_dev *d = realloc(s->dev, cap * sizeof(*d));
 
-		if (!d) {
-			r->nomem = 1;
-			return NL_SKIP;
-		}
+		if (!d)
+			return -ENOMEM;
 		s->dev = d;
-		r->cap = cap;
+		o->cap = cap;
 	}
 	if (sc_nl_parse_dev(nlh, &s->dev[s->n]) == -ENOMEM)
-		r->nomem = 1;
-	else if (s->dev[s->n].name[0])
+		return -ENOMEM;
+	if (s->dev[s->n].name[0])
 		s->n++;
-	return NL_OK;
+	return 0;
+}
+
+/* GET_GROUPS replies, in order; a malformed one fails the request (a
+ * group left out would shift the others, the root's first). */
+struct groups_out {
+	struct sc_group *g;
+	size_t n, cap;
+};
+
+static int one_group(struct req *r, struct nlmsghdr *nlh)
+{
+	struct groups_out *o = r->out;
+
+	if (o->n == o->cap) {
+		size_t cap = o->cap ? 2 * o->cap : 16;
+		struct sc_group *g = realloc(o->g, cap * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		o->g = g;
+		o->cap = cap;
+	}
+	if (sc_nl_parse_group(nlh, &o->g[o->n]))
+		return -EPROTO;
+	o->n++;
+	return 0;
+}
+
+static int on_valid(struct nl_msg *msg, void *arg)
+{
+	struct req *r = arg;
+	int e = r->one(r, nlmsg_hdr(msg));
+
+	if (e && !r->fail)
+		r->fail = e;
+	return e ? NL_SKIP : NL_OK;
 }
 
 static int on_finish(struct nl_msg *msg, void *arg)
@@ -472,16 +539,21 @@ static double mono_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* One request and its replies; 0 or -errno (err filled). */
-static int get_once(struct sc_nl *nl, const char *dev, struct req *r, char *err, size_t errlen)
+/*
+ * One request (a dump, or a do) for device dev (NULL: none named) and its
+ * replies, each to r->one: 0 or -errno with a message in err (for an
+ * error from the kernel, its strerror and extended ACK message).
+ */
+static int request(struct sc_nl *nl, uint8_t cmd, bool dump, const char *dev, struct req *r,
+		   char *err, size_t errlen)
 {
 	struct nl_msg *msg = nlmsg_alloc();
 	struct nl_cb *cb = nl_cb_alloc(NL_CB_CUSTOM);
 	int e = 0;
 
 	if (!msg || !cb ||
-	    !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, dev ? 0 : NLM_F_DUMP,
-			 SCHEDCTL_CMD_GET_DEV, SCHEDCTL_GENL_VERSION) ||
+	    !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, dump ? NLM_F_DUMP : 0,
+			 cmd, SCHEDCTL_GENL_VERSION) ||
 	    (dev && nla_put_string(msg, SCHEDCTL_A_DEV_NAME, dev))) {
 		snprintf(err, errlen, "cannot build a netlink request");
 		e = -ENOMEM;
@@ -514,22 +586,32 @@ static int get_once(struct sc_nl *nl, const char *dev, struct req *r, char *err,
 			goto out;
 		}
 	}
-	if (r->nomem) {
+	if (r->fail == -ENOMEM) {
 		snprintf(err, errlen, "out of memory");
 		e = -ENOMEM;
 	} else if (r->error) {
 		e = -r->error;
-		if (r->error == EOPNOTSUPP)
-			snprintf(err, errlen, "the kernel refused protocol version %u of this "
-				 "schedctl (it speaks version %u)%s%s", SCHEDCTL_GENL_VERSION,
-				 nl->version, r->msg[0] ? ": " : "", r->msg);
-		else
-			snprintf(err, errlen, "%s%s%s", strerror(r->error),
-				 r->msg[0] ? ": " : "", r->msg);
+		snprintf(err, errlen, "%s%s%s", strerror(r->error), r->msg[0] ? ": " : "",
+			 r->msg);
+	} else if (r->fail) {
+		snprintf(err, errlen, "the kernel sent a malformed reply");
+		e = r->fail;
 	}
 out:
 	nl_cb_put(cb);
 	nlmsg_free(msg);
+	return e;
+}
+
+/* One GET_DEV request (dump: dev NULL) and its replies. */
+static int get_once(struct sc_nl *nl, const char *dev, struct req *r, char *err, size_t errlen)
+{
+	int e = request(nl, SCHEDCTL_CMD_GET_DEV, !dev, dev, r, err, errlen);
+
+	if (e == -EOPNOTSUPP && r->error == EOPNOTSUPP)
+		snprintf(err, errlen, "the kernel refused protocol version %u of this "
+			 "schedctl (it speaks version %u)%s%s", SCHEDCTL_GENL_VERSION,
+			 nl->version, r->msg[0] ? ": " : "", r->msg);
 	return e;
 }
 
@@ -539,7 +621,8 @@ int sc_nl_get(struct sc_nl *nl, const char *dev, struct sc_nl_snap *s, char *err
 
 	memset(s, 0, sizeof(*s));
 	for (int tries = 1;; tries++) {
-		struct req r = { .snap = s };
+		struct dev_out o = { .snap = s };
+		struct req r = { .one = one_dev, .out = &o };
 
 		e = get_once(nl, dev, &r, err, errlen);
 		if (e || !r.intr || tries == SC_NL_DUMP_TRIES)
@@ -552,6 +635,45 @@ int sc_nl_get(struct sc_nl *nl, const char *dev, struct sc_nl_snap *s, char *err
 	}
 	qsort(s->dev, s->n, sizeof(*s->dev), dev_cmp);
 	s->t = mono_now();
+	return 0;
+}
+
+int sc_nl_get_groups(struct sc_nl *nl, const char *dev, struct sc_group **g, size_t *n,
+		     char *err, size_t errlen)
+{
+	struct groups_out o = { 0 };
+	int e;
+
+	*g = NULL;
+	*n = 0;
+	for (int tries = 1;; tries++) {
+		struct req r = { .one = one_group, .out = &o };
+
+		e = request(nl, SCHEDCTL_CMD_GET_GROUPS, true, dev, &r, err, errlen);
+		/* genetlink's answer to a command the family lacks: no message */
+		if (e == -EOPNOTSUPP && !r.msg[0]) {
+			snprintf(err, errlen, "the schedctl_nl module has no GET_GROUPS command "
+				 "(it is older than this schedctl)");
+			e = -SC_NL_ENOCMD;
+		}
+		if (e || !r.intr)
+			break;
+		/* groups came or went: a torn list, read again */
+		sc_groups_free(o.g, o.n);
+		memset(&o, 0, sizeof(o));
+		if (tries == SC_NL_DUMP_TRIES) {
+			snprintf(err, errlen, "the groups changed during each of %d reads; "
+				 "try again", SC_NL_DUMP_TRIES);
+			e = -EAGAIN;
+			break;
+		}
+	}
+	if (e) {
+		sc_groups_free(o.g, o.n);
+		return e;
+	}
+	*g = o.g;
+	*n = o.n;
 	return 0;
 }
 

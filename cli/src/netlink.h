@@ -2,7 +2,8 @@
 /*
  * The schedctl generic netlink family (kmod/schedctl_nl.c; wire format in
  * kmod/uapi/schedctl_nl.h, described in docs/netlink.md): device
- * snapshots with their counters, and the events group.
+ * snapshots with their counters, a device's control groups, and the
+ * events group.
  *
  * Everything libnl is in netlink.c.  The data types here and the message
  * decoders (sc_nl_parse_*) take plain netlink messages, so unit tests can
@@ -17,6 +18,7 @@
 #include <stdint.h>
 
 struct nlmsghdr;
+struct sc_group;
 
 #define SC_NL_NAME_MAX 64
 
@@ -68,6 +70,8 @@ struct sc_nl_event {
 #define SC_NL_ENOFAMILY	1000	/* no "schedctl" family: module not loaded */
 #define SC_NL_ENETNS	1001	/* module loaded, family not in this netns */
 #define SC_NL_EVERSION	1002	/* incompatible protocol version */
+/* Of a request: the module does not know its command (older than us). */
+#define SC_NL_ENOCMD	1003
 
 struct sc_nl;
 
@@ -99,6 +103,20 @@ int sc_nl_get(struct sc_nl *nl, const char *dev, struct sc_nl_snap *s, char *err
 void sc_nl_snap_free(struct sc_nl_snap *s);
 const struct sc_nl_dev *sc_nl_snap_find(const struct sc_nl_snap *s, const char *name);
 
+/*
+ * The control groups of disk dev's scheduler (a GET_GROUPS dump; dev is
+ * required), the root cgroup's group first, into *g and *n (free with
+ * sc_groups_free(*g, *n); paths NULL).  A dump that groups coming or going
+ * interrupted (NLM_F_DUMP_INTR) is read again, up to a few times.  0 or
+ * -errno with a message (the kernel's extended ACK, if any) in err:
+ * -ENODEV (no schedctl scheduler on dev), -EOPNOTSUPP (with the kernel's
+ * message: a scheduler without groups), -SC_NL_ENOCMD (a module older than
+ * GET_GROUPS: genetlink's EOPNOTSUPP, which has no message), -EAGAIN
+ * (interrupted every time), -EPROTO (a malformed group message).
+ */
+int sc_nl_get_groups(struct sc_nl *nl, const char *dev, struct sc_group **g, size_t *n,
+		     char *err, size_t errlen);
+
 /* The socket to poll for events. */
 int sc_nl_fd(const struct sc_nl *nl);
 /*
@@ -115,6 +133,13 @@ int sc_nl_read_events(struct sc_nl *nl, sc_nl_event_cb cb, void *arg);
 /* A SCHEDCTL_CMD_GET_DEV message into d (freed with sc_nl_dev_free). */
 int sc_nl_parse_dev(const struct nlmsghdr *nlh, struct sc_nl_dev *d);
 void sc_nl_dev_free(struct sc_nl_dev *d);
+/*
+ * A SCHEDCTL_CMD_GET_GROUPS message into g (path NULL): 0, or -EINVAL for
+ * another command, a missing or too short GROUP_CGID, _WEIGHT, _BUSY,
+ * _ACTIVE or _SERVED, or a BUSY other than 0 or 1.  The device attributes
+ * are not needed; unknown attributes are ignored.
+ */
+int sc_nl_parse_group(const struct nlmsghdr *nlh, struct sc_group *g);
 /* A notification into ev. */
 int sc_nl_parse_event(const struct nlmsghdr *nlh, struct sc_nl_event *ev);
 

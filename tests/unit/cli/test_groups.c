@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* schedctl groups: debugfs sched/groups, cgroup2 mount, ids to paths,
- * where weights come from, and the command's output and errors. */
+/* schedctl groups: debugfs sched/groups, GET_GROUPS netlink messages,
+ * cgroup2 mount, ids to paths, where weights come from, and the command's
+ * output and errors, over netlink (a fake reader) and debugfs. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -10,10 +11,14 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
+#include <netlink/netlink.h>
+#include <netlink/genl/genl.h>
 
 #include "commands.h"
 #include "fake.h"
 #include "groups.h"
+#include "netlink.h"
+#include "schedctl_nl.h"
 #include "sysfs.h"
 #include "tests.h"
 
@@ -201,6 +206,180 @@ START_TEST(parse_bad)
 		ck_assert_uint_eq(bad, 3);
 		ck_assert_ptr_null(g);
 	}
+}
+END_TEST
+
+/* ---- GET_GROUPS messages, built as the kernel builds them ----------- */
+
+#define FAMILY 0x1d	/* any generic netlink id */
+
+enum { A_CGID, A_WEIGHT, A_BUSY, A_ACTIVE, A_SERVED, A_N };
+
+struct gmsg {
+	uint8_t cmd;
+	bool dev;		/* DEV_NAME, _MAJOR, _MINOR, SCHED */
+	unsigned int omit;	/* 1 << A_*: left out */
+	unsigned int small;	/* 1 << A_*: one byte long */
+	unsigned long long cgid, served;
+	unsigned int weight, active;
+	uint8_t busy;
+};
+
+static struct nl_msg *group_msg(const struct gmsg *d)
+{
+	struct nl_msg *m = nlmsg_alloc();
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(genlmsg_put(m, 0, 0, FAMILY, 0, NLM_F_MULTI, d->cmd,
+					  SCHEDCTL_GENL_VERSION));
+	if (d->dev) {
+		ck_assert_int_eq(nla_put_string(m, SCHEDCTL_A_DEV_NAME, "nullb0"), 0);
+		ck_assert_int_eq(nla_put_u32(m, SCHEDCTL_A_DEV_MAJOR, 250), 0);
+		ck_assert_int_eq(nla_put_u32(m, SCHEDCTL_A_DEV_MINOR, 0), 0);
+		ck_assert_int_eq(nla_put_string(m, SCHEDCTL_A_SCHED, "xbfq"), 0);
+	}
+	for (int a = 0; a < A_N; a++) {
+		static const int type[A_N] = { SCHEDCTL_A_GROUP_CGID, SCHEDCTL_A_GROUP_WEIGHT,
+					       SCHEDCTL_A_GROUP_BUSY, SCHEDCTL_A_GROUP_ACTIVE,
+					       SCHEDCTL_A_GROUP_SERVED };
+
+		if (d->omit & (1u << a))
+			continue;
+		if (d->small & (1u << a)) {
+			ck_assert_int_eq(nla_put_u8(m, type[a], 1), 0);
+			continue;
+		}
+		switch (a) {
+		case A_CGID:
+		case A_SERVED:
+			/* nla_put_u64_64bit: a PAD where the u64 would be unaligned */
+			ck_assert_int_eq(nla_put(m, SCHEDCTL_A_PAD, 0, NULL), 0);
+			ck_assert_int_eq(nla_put_u64(m, type[a], a == A_CGID ? d->cgid : d->served),
+					 0);
+			break;
+		case A_WEIGHT:
+		case A_ACTIVE:
+			ck_assert_int_eq(nla_put_u32(m, type[a],
+						     a == A_WEIGHT ? d->weight : d->active), 0);
+			break;
+		default:
+			ck_assert_int_eq(nla_put_u8(m, type[a], d->busy), 0);
+		}
+	}
+	return m;
+}
+
+static const struct gmsg good = {
+	.cmd = SCHEDCTL_CMD_GET_GROUPS, .dev = true, .cgid = 18446744073709551615ULL,
+	.served = (1ULL << 40) + 7, .weight = 1000, .active = 4294967295u, .busy = 1,
+};
+
+START_TEST(nl_parse_group)
+{
+	struct gmsg d = good;
+	struct nl_msg *m = group_msg(&d);
+	struct sc_group g;
+
+	/* an attribute from a newer kernel is ignored */
+	ck_assert_int_eq(nla_put_u32(m, SCHEDCTL_A_MAX + 5, 3), 0);
+	g.path = (char *)"junk";
+	ck_assert_int_eq(sc_nl_parse_group(nlmsg_hdr(m), &g), 0);
+	ck_assert_uint_eq(g.cgid, 18446744073709551615ULL);
+	ck_assert_uint_eq(g.weight, 1000);
+	ck_assert_uint_eq(g.busy, 1);
+	ck_assert_uint_eq(g.active, 4294967295u);
+	ck_assert_uint_eq(g.served, (1ULL << 40) + 7);
+	ck_assert_ptr_null(g.path);
+	nlmsg_free(m);
+
+	/* the root's group; the device attributes are not needed */
+	d = (struct gmsg){ .cmd = SCHEDCTL_CMD_GET_GROUPS, .cgid = 1, .weight = 100,
+			   .served = 17 };
+	m = group_msg(&d);
+	ck_assert_int_eq(sc_nl_parse_group(nlmsg_hdr(m), &g), 0);
+	ck_assert_uint_eq(g.cgid, 1);
+	ck_assert_uint_eq(g.weight, 100);
+	ck_assert_uint_eq(g.busy, 0);
+	ck_assert_uint_eq(g.active, 0);
+	ck_assert_uint_eq(g.served, 17);
+	nlmsg_free(m);
+}
+END_TEST
+
+START_TEST(nl_parse_group_missing)
+{
+	static const char *const names[A_N] = { "CGID", "WEIGHT", "BUSY", "ACTIVE", "SERVED" };
+
+	for (int a = 0; a < A_N; a++) {
+		struct gmsg d = good;
+		struct nl_msg *m;
+		struct sc_group g;
+
+		d.omit = 1u << a;
+		m = group_msg(&d);
+		ck_assert_msg(sc_nl_parse_group(nlmsg_hdr(m), &g) == -EINVAL,
+			      "accepted without GROUP_%s", names[a]);
+		ck_assert_ptr_null(g.path);
+		nlmsg_free(m);
+	}
+}
+END_TEST
+
+START_TEST(nl_parse_group_bad)
+{
+	static const char *const names[A_N] = { "CGID", "WEIGHT", "BUSY", "ACTIVE", "SERVED" };
+	struct gmsg d;
+	struct nl_msg *m;
+	struct nlmsghdr *nlh;
+	struct nlattr *a, *served = NULL;
+	struct sc_group g;
+	int rem;
+
+	/* too short for its type (policy): all but BUSY, a u8 itself */
+	for (int i = 0; i < A_N; i++) {
+		if (i == A_BUSY)
+			continue;
+		d = good;
+		d.small = 1u << i;
+		m = group_msg(&d);
+		ck_assert_msg(sc_nl_parse_group(nlmsg_hdr(m), &g) == -EINVAL,
+			      "accepted a one-byte GROUP_%s", names[i]);
+		nlmsg_free(m);
+	}
+	/* BUSY is 0 or 1 */
+	d = good;
+	d.busy = 2;
+	m = group_msg(&d);
+	ck_assert_int_eq(sc_nl_parse_group(nlmsg_hdr(m), &g), -EINVAL);
+	nlmsg_free(m);
+	/* another command with the same attributes */
+	d = good;
+	d.cmd = SCHEDCTL_CMD_GET_DEV;
+	m = group_msg(&d);
+	ck_assert_int_eq(sc_nl_parse_group(nlmsg_hdr(m), &g), -EINVAL);
+	nlmsg_free(m);
+	/* no room for the generic netlink header */
+	m = group_msg(&good);
+	nlh = nlmsg_hdr(m);
+	nlh->nlmsg_len = NLMSG_HDRLEN + 2;
+	ck_assert_int_eq(sc_nl_parse_group(nlh, &g), -EINVAL);
+	nlmsg_free(m);
+	/* the last attribute (SERVED) runs past the message's end */
+	m = group_msg(&good);
+	nlh = nlmsg_hdr(m);
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0), genlmsg_attrlen(nlmsg_data(nlh), 0),
+			  rem)
+		if (nla_type(a) == SCHEDCTL_A_GROUP_SERVED)
+			served = a;
+	ck_assert_ptr_nonnull(served);
+	served->nla_len += 8;
+	ck_assert_int_eq(sc_nl_parse_group(nlh, &g), -EINVAL);
+	nlmsg_free(m);
+	/* the good message, unchanged, is accepted: the cases above fail for
+	 * their one reason */
+	m = group_msg(&good);
+	ck_assert_int_eq(sc_nl_parse_group(nlmsg_hdr(m), &g), 0);
+	nlmsg_free(m);
 }
 END_TEST
 
@@ -490,6 +669,178 @@ START_TEST(no_cgroup2)
 }
 END_TEST
 
+/* ---- the command over netlink (a fake reader) ------------------------ */
+
+static struct {
+	int ret;		/* 0: the groups below */
+	const char *msg;	/* its message otherwise */
+	const char *switch_to;	/* the disk's scheduler line once asked */
+	struct sc_group g[4];
+	size_t n;
+	int calls;
+	char disk[64];
+} nl;
+
+static int fake_nl_read(const char *disk, struct sc_group **g, size_t *n, char *e, size_t elen)
+{
+	nl.calls++;
+	snprintf(nl.disk, sizeof(nl.disk), "%s", disk);
+	if (nl.switch_to)
+		fake_put("/sys/block/nullb0/queue/scheduler", nl.switch_to);
+	*g = NULL;
+	*n = 0;
+	if (nl.ret) {
+		snprintf(e, elen, "%s", nl.msg);
+		return nl.ret;
+	}
+	*g = calloc(nl.n, sizeof(**g));
+	ck_assert_ptr_nonnull(*g);
+	memcpy(*g, nl.g, nl.n * sizeof(**g));
+	*n = nl.n;
+	return 0;
+}
+
+static int (*real_nl_read)(const char *, struct sc_group **, size_t *, char *, size_t);
+
+static void nl_setup(void)
+{
+	setup();
+	memset(&nl, 0, sizeof(nl));
+	nl.g[0] = (struct sc_group){ .cgid = 1, .weight = 100, .served = 99 };
+	nl.g[1] = (struct sc_group){ .cgid = ino("/sys/fs/cgroup/xbcg/b"), .weight = 500,
+				     .busy = 1, .active = 3, .served = 12345 };
+	nl.g[2] = (struct sc_group){ .cgid = 777, .weight = 50, .served = 1 };
+	nl.n = 3;
+	real_nl_read = sc_groups_nl_read;
+	sc_groups_nl_read = fake_nl_read;
+}
+
+static void nl_teardown(void)
+{
+	sc_groups_nl_read = real_nl_read;
+	teardown();
+}
+
+/* without debugfs: neither mounted nor its file there */
+START_TEST(nl_table)
+{
+	fake_rm("/sys/kernel/debug/block/nullb0/sched/groups");
+	fake_put("/proc/self/mountinfo", "30 22 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw");
+	ck_assert_int_eq(groups("nullb0", NULL, NULL, NULL), 0);
+	ck_assert_int_eq(nl.calls, 1);
+	ck_assert_str_eq(nl.disk, "nullb0");
+	ck_assert_str_eq(err, "");
+	ck_assert_str_eq(line_of("CGROUP"), "CGROUP WEIGHT SOURCE BUSY ACTIVE SERVED");
+	ck_assert_str_eq(line_of("/"), "/ 100 root 0 0 99");
+	ck_assert_str_eq(line_of("/xbcg/b"), "/xbcg/b 500 override 1 3 12345");
+	ck_assert_str_eq(line_of("?"), "? 50 ? 0 0 1");
+	/* in the kernel's order, the root's group first */
+	ck_assert_ptr_eq(strstr(out, "\n/ ") + 1, strchr(out, '\n') + 1);
+	ck_assert(strstr(out, "/xbcg/b") < strstr(out, "\n?"));
+
+	/* a partition: the disk's name is asked for */
+	fake_put("/sys/block/nullb0/nullb0p1/partition", "1");
+	fake_symlink("../../block/nullb0/nullb0p1", "/sys/class/block/nullb0p1");
+	ck_assert_int_eq(groups("-n", "-o", "cgroup,cgid", "nullb0p1"), 0);
+	ck_assert_str_eq(nl.disk, "nullb0");
+	ck_assert_str_eq(line_of("?"), "? 777");
+}
+END_TEST
+
+/* no schedctl family here, or a module without GET_GROUPS: debugfs */
+START_TEST(nl_fallback)
+{
+	static const struct {
+		int ret;
+		const char *msg;
+	} cases[] = {
+		{ -SC_NL_ENOFAMILY, "the schedctl_nl module is not loaded" },
+		{ -SC_NL_ENETNS, "the schedctl netlink family is not visible here" },
+		{ -SC_NL_ENOCMD, "the schedctl_nl module has no GET_GROUPS command" },
+	};
+	struct sc_group *g = NULL;
+	size_t n = 5;
+	char e[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		nl.ret = cases[i].ret;
+		nl.msg = cases[i].msg;
+		ck_assert_int_eq(groups("nullb0", NULL, NULL, NULL), 0);
+		ck_assert_int_eq(nl.calls, (int)i + 1);
+		ck_assert_str_eq(err, "");
+		ck_assert_str_eq(line_of("/"), "/ 100 root 0 0 17");	/* debugfs's */
+		ck_assert_str_eq(line_of("/xbcg/b"), "/xbcg/b 400 override 1 2 4000");
+	}
+
+	/* a failing fallback says why it was taken */
+	fake_put("/proc/self/mountinfo", "30 22 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw");
+	ck_assert_int_eq(groups("nullb0", NULL, NULL, NULL), 1);
+	HAS(err, "schedctl: nullb0: debugfs is not mounted; as root: mount -t debugfs none "
+		 "/sys/kernel/debug\n");
+	HAS(err, "schedctl: nullb0: groups read from debugfs, not netlink, because the "
+		 "schedctl_nl module has no GET_GROUPS command\n");
+	ck_assert_str_eq(out, "");
+
+	/* the real reader does not use netlink on a fake tree */
+	e[0] = '\0';
+	ck_assert_int_eq(real_nl_read("nullb0", &g, &n, e, sizeof(e)), -SC_NL_ENOFAMILY);
+	ck_assert_ptr_null(g);
+	ck_assert_uint_eq(n, 0);
+	HAS(e, "fake tree");
+}
+END_TEST
+
+/* other errors are the answer: no debugfs */
+START_TEST(nl_errors)
+{
+	static const struct {
+		int ret;
+		const char *msg;
+	} cases[] = {
+		{ -ENODEV, "No such device: schedctl_nl: no such device with a schedctl scheduler" },
+		{ -EOPNOTSUPP, "Operation not supported: schedctl_nl: the scheduler has no groups" },
+		{ -EAGAIN, "the groups changed during each of 10 reads; try again" },
+		{ -EPROTO, "the kernel sent a malformed reply" },
+		{ -ETIMEDOUT, "no reply from the kernel within 10 s" },
+		{ -SC_NL_EVERSION, "the kernel's schedctl netlink interface is version 0" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char want[256];
+
+		nl.ret = cases[i].ret;
+		nl.msg = cases[i].msg;
+		ck_assert_int_eq(groups("nullb0", NULL, NULL, NULL), 1);
+		snprintf(want, sizeof(want), "schedctl: nullb0: %s\n", cases[i].msg);
+		ck_assert_str_eq(err, want);
+		ck_assert_str_eq(out, "");
+	}
+
+	/* ENODEV, EOPNOTSUPP: the disk switched away from xbfq meanwhile */
+	nl.switch_to = "none [mq-deadline] xbfq";
+	nl.ret = -ENODEV;
+	nl.msg = "No such device";
+	ck_assert_int_eq(groups("nullb0", NULL, NULL, NULL), 1);
+	ck_assert_str_eq(err, "schedctl: nullb0: scheduler is mq-deadline; groups exist only "
+			      "under xbfq\n");
+	fake_put("/sys/block/nullb0/queue/scheduler", "none [xbfq] mq-deadline");
+	nl.switch_to = "none [xdeadline] xbfq";
+	nl.ret = -EOPNOTSUPP;
+	nl.msg = "Operation not supported: the scheduler has no groups";
+	ck_assert_int_eq(groups("nullb0", NULL, NULL, NULL), 1);
+	ck_assert_str_eq(err, "schedctl: nullb0: scheduler is xdeadline; groups exist only "
+			      "under xbfq\n");
+	ck_assert_str_eq(out, "");
+
+	/* not xbfq in sysfs: netlink is not asked */
+	nl.calls = 0;
+	ck_assert_int_eq(groups("sda", NULL, NULL, NULL), 1);
+	ck_assert_int_eq(nl.calls, 0);
+	ck_assert_str_eq(err, "schedctl: sda: scheduler is mq-deadline; groups exist only under "
+			      "xbfq\n");
+}
+END_TEST
+
 Suite *suite_groups(void)
 {
 	Suite *s = suite_create("groups");
@@ -498,6 +849,11 @@ Suite *suite_groups(void)
 
 	tcase_add_test(tc, parse_lines);
 	tcase_add_test(tc, parse_bad);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("netlink");
+	tcase_add_test(tc, nl_parse_group);
+	tcase_add_test(tc, nl_parse_group_missing);
+	tcase_add_test(tc, nl_parse_group_bad);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("tree");
 	tcase_add_checked_fixture(tc, setup, teardown);
@@ -513,5 +869,11 @@ Suite *suite_groups(void)
 	tcase_add_test(cmd, elsewhere);
 	tcase_add_test(cmd, no_cgroup2);
 	suite_add_tcase(s, cmd);
+	tc = tcase_create("command-netlink");
+	tcase_add_checked_fixture(tc, nl_setup, nl_teardown);
+	tcase_add_test(tc, nl_table);
+	tcase_add_test(tc, nl_fallback);
+	tcase_add_test(tc, nl_errors);
+	suite_add_tcase(s, tc);
 	return s;
 }
