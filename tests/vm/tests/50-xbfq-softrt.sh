@@ -43,6 +43,9 @@ run() {
 			"/sys/kernel/debug/block/$dev/sched/stats" >/tmp/sr.ctr
 	wait $g
 	# clat log lines: msec, latency ns, direction, size, offset
+	awk -F', *' -v d=$((period_ms * 1000000)) '$2 > d {
+		printf "%s at %d ms: %d us; ", s, $1, $2 / 1000 }' s="$s" \
+		/tmp/sr_clat.1.log >>/tmp/sr.miss
 	awk -F', *' -v d=$((period_ms * 1000000)) '
 		{ n++; if ($2 > d) m++; v[n] = $2 }
 		END {
@@ -57,6 +60,7 @@ run() {
 }
 
 bn=0 bm=0 xn=0 xm=0 xp=0
+: >/tmp/sr.miss
 order="bfq xbfq xbfq bfq"
 [ "$XD_REFERENCE" = 0 ] || order="mq-deadline $order"
 for s in $order; do
@@ -74,6 +78,7 @@ for s in $order; do
 done
 cmp_ok "$((xn * 100))" -ge "$((2 * pace * 95))" "xbfq's periodic reader kept its pace ($xn reads of $((2 * pace)))"
 cmp_ok "$xm" -le "$((bm + 2))" "xbfq: deadline misses no more than bfq's ($xm against $bm, of $xn and $bn reads)"
+[ ! -s /tmp/sr.miss ] || diag "the misses (time into the reader's run, latency): $(cat /tmp/sr.miss)"
 cmp_ok "$((xp / 2))" -lt "$((period_ms * 1000))" "xbfq: mean p99 $((xp / 2)) us, under the period"
 check "device idle" dev_idle "$dev"
 check "back to none" sched_set "$dev" none
