@@ -371,6 +371,12 @@ awk -v d="$dev" '{ print d, "xbfq group", $2, $4, $6, $8, $10 }' "$DBG" >/tmp/nl
 check "netlink GET_GROUPS" sh -c "nltest groups $dev >/tmp/nlg.out"
 is "$(md5sum </tmp/nlg.out)" "$(md5sum </tmp/nlg.want)" "netlink GET_GROUPS: debugfs's groups, in its order"
 [ "$(md5sum </tmp/nlg.out)" = "$(md5sum </tmp/nlg.want)" ] || diff /tmp/nlg.want /tmp/nlg.out | sed 's/^/# /'
+# schedctl groups as nobody, who cannot read debugfs: over netlink.
+su -s /bin/sh nobody -c "schedctl groups -n -o cgid,weight,served $dev" >/tmp/groups.user 2>/tmp/groups.user.err
+is "$?" 0 "schedctl groups as nobody: exit status 0"
+is "$(cat /tmp/groups.user.err)" "" "schedctl groups as nobody: nothing on stderr"
+is "$(awk '{ print $1, $2, $3 }' /tmp/groups.user | md5sum)" "$(awk '{ print $2, $4, $10 }' "$DBG" | md5sum)" \
+	"schedctl groups as nobody: debugfs's cgroup ids, weights and service, in order"
 check "netlink GET_GROUPS, unprivileged (uid 65534)" sh -c "nltest --drop-privs 65534 groups $dev >/tmp/nlg.user"
 is "$(md5sum </tmp/nlg.user)" "$(md5sum </tmp/nlg.out)" "netlink GET_GROUPS: the same for an unprivileged caller"
 check "'$MM default' on b" wr b "$MM default"
