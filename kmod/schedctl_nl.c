@@ -478,6 +478,17 @@ static int sc_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/*
+ * What a dumpit returns after filling @skb: a full buffer (-EMSGSIZE)
+ * continues in the next one, unless nothing fit at all.
+ */
+static int sc_dump_done(struct sk_buff *skb, int err)
+{
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ? err : skb->len;
+}
+
 /* Dump every instance; DEV_NAME, DEV_MAJOR/MINOR and SCHED filter. */
 static int sc_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -518,10 +529,7 @@ static int sc_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	mutex_unlock(&sc_lock);
 	cb->args[0] = idx;
-	/* Full: continue in the next buffer, unless nothing fit at all. */
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	return err ? err : skb->len;
+	return sc_dump_done(skb, err);
 }
 
 /* Groups copied from the scheduler per round, between messages. */
@@ -579,10 +587,7 @@ out:
 	mutex_unlock(&sc_lock);
 	kfree(buf);
 	cb->args[0] = idx;
-	/* Full: continue in the next buffer, unless nothing fit at all. */
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	return err ? err : skb->len;
+	return sc_dump_done(skb, err);
 }
 
 static int sc_set_knob_doit(struct sk_buff *skb, struct genl_info *info)

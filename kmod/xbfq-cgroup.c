@@ -94,8 +94,7 @@ static struct xb_group *xb_group_next(struct xb_data *xbd, struct xb_group *g)
 static void xb_group_report(struct xb_data *xbd, struct xb_group *g,
 			    struct schedctl_group *r)
 {
-	if (g != &xbd->top)
-		xb_group_refresh_weight(xbd, g);
+	xb_group_refresh_weight(xbd, g);	/* top has no cgroup: kept */
 	r->cgid = g->cgid;
 	r->weight = g->weight;
 	r->busy = g->busy || g->nr_busy_kids || xb_group_own_busy(g);
@@ -392,22 +391,18 @@ static bool xb_pd_stat_show(struct blkg_policy_data *pd, struct seq_file *s)
 	struct blkcg_gq *blkg = pd->blkg;
 	struct xb_data *xbd = blkg->q->elevator->elevator_data;
 	struct xb_cg *cg = xb_cg_of(blkg->blkcg);
+	struct schedctl_group r = { .weight = XB_GROUP_WEIGHT };
 	unsigned long flags;
-	unsigned int w = XB_GROUP_WEIGHT;
-	u64 sectors = 0;
 
 	if (!blkg->parent || xp->offline)
 		return false;
 	spin_lock_irqsave(&xbd->lock, flags);
-	if (xp->g) {
-		xb_group_refresh_weight(xbd, xp->g);
-		w = xp->g->weight;
-		sectors = xp->g->served;
-	} else if (cg) {
-		w = xb_cg_weight(cg, xbd->devt);
-	}
+	if (xp->g)
+		xb_group_report(xbd, xp->g, &r);
+	else if (cg)
+		r.weight = xb_cg_weight(cg, xbd->devt);
 	spin_unlock_irqrestore(&xbd->lock, flags);
-	seq_printf(s, " xbfq.weight=%u xbfq.sectors=%llu", w, sectors);
+	seq_printf(s, " xbfq.weight=%u xbfq.sectors=%llu", r.weight, r.served);
 	return true;
 }
 

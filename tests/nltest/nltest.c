@@ -337,8 +337,13 @@ static int dump_one(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-/* A dump interrupted by a concurrent change is retried, then printed. */
-static int cmd_dump(int argc, char **argv)
+/*
+ * Send command CMD (with NLM_F_DUMP unless DEV is named and DUMP is
+ * false), DEV as DEV_NAME if given, print each reply through VALID; a
+ * dump interrupted by a concurrent change is retried, then printed.
+ */
+static int run_request(uint8_t cmd, bool dump, const char *dev,
+		       int (*valid)(struct nl_msg *, void *))
 {
 	struct nl_msg *msg;
 	bool intr = false;
@@ -354,13 +359,10 @@ static int cmd_dump(int argc, char **argv)
 		out = open_memstream(&text, &len);
 		if (!out)
 			die("open_memstream failed");
-		if (argc > 1) {
-			msg = new_req(&c, 0, SCHEDCTL_CMD_GET_DEV);
-			nla_put_string(msg, SCHEDCTL_A_DEV_NAME, argv[1]);
-		} else {
-			msg = new_req(&c, NLM_F_DUMP, SCHEDCTL_CMD_GET_DEV);
-		}
-		a = transact(&c, msg, dump_one, out, &intr);
+		msg = new_req(&c, dump ? NLM_F_DUMP : 0, cmd);
+		if (dev)
+			nla_put_string(msg, SCHEDCTL_A_DEV_NAME, dev);
+		a = transact(&c, msg, valid, out, &intr);
 		fclose(out);
 		if (intr && ++tries < 10) {
 			free(text);
@@ -380,6 +382,13 @@ static int cmd_dump(int argc, char **argv)
 		return 1;
 	}
 	return 0;
+}
+
+/* Every device (a dump), or DEV (a GET). */
+static int cmd_dump(int argc, char **argv)
+{
+	return run_request(SCHEDCTL_CMD_GET_DEV, argc < 2,
+			   argc > 1 ? argv[1] : NULL, dump_one);
 }
 
 static int group_one(struct nl_msg *msg, void *arg)
@@ -406,47 +415,12 @@ static int group_one(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-/* The groups of DEV, as cmd_dump: retried while interrupted. */
+/* The groups of DEV (a GET_GROUPS dump). */
 static int cmd_groups(int argc, char **argv)
 {
-	struct nl_msg *msg;
-	bool intr = false;
-	struct conn c;
-	struct ack a;
-	int tries = 0;
-	char *text;
-	size_t len;
-	FILE *out;
-
 	if (argc < 2)
 		die("groups: need DEV");
-	conn_open(&c);
-	do {
-		out = open_memstream(&text, &len);
-		if (!out)
-			die("open_memstream failed");
-		msg = new_req(&c, NLM_F_DUMP, SCHEDCTL_CMD_GET_GROUPS);
-		nla_put_string(msg, SCHEDCTL_A_DEV_NAME, argv[1]);
-		a = transact(&c, msg, group_one, out, &intr);
-		fclose(out);
-		if (intr && ++tries < 10) {
-			free(text);
-			continue;
-		}
-		break;
-	} while (1);
-	if (a.error) {
-		free(text);
-		print_ack_error(&a);
-		return 1;
-	}
-	fputs(text, stdout);
-	free(text);
-	if (intr) {
-		printf("# dump interrupted by changes %d times\n", tries);
-		return 1;
-	}
-	return 0;
+	return run_request(SCHEDCTL_CMD_GET_GROUPS, true, argv[1], group_one);
 }
 
 static int cmd_change(int argc, char **argv)

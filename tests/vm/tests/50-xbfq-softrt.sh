@@ -42,12 +42,11 @@ run() {
 			printf "%s %s ", $1, $2 }' \
 			"/sys/kernel/debug/block/$dev/sched/stats" >/tmp/sr.ctr
 	wait $g
-	# clat log lines: msec, latency ns, direction, size, offset
-	awk -F', *' -v d=$((period_ms * 1000000)) '$2 > d {
-		printf "%s at %d ms: %d us; ", s, $1, $2 / 1000 }' s="$s" \
-		/tmp/sr_clat.1.log >>/tmp/sr.miss
-	awk -F', *' -v d=$((period_ms * 1000000)) '
-		{ n++; if ($2 > d) m++; v[n] = $2 }
+	# clat log lines: msec, latency ns, direction, size, offset; each
+	# miss is also noted in /tmp/sr.miss
+	awk -F', *' -v d=$((period_ms * 1000000)) -v s="$s" '
+		{ n++; v[n] = $2 }
+		$2 > d { m++; printf "%s at %d ms: %d us; ", s, $1, $2 / 1000 >>"/tmp/sr.miss" }
 		END {
 			for (i = 2; i <= n; i++) {	# insertion sort, n < 200
 				x = v[i]

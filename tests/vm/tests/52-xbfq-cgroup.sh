@@ -400,8 +400,9 @@ for c in a b c; do
 	line=$(grep "^$MM " "$T/$c/io.stat")
 	diag "io.stat of $c: $line"
 	is "$(iostat $c "$MM" xbfq.weight)" "$(grp "$dev" $c weight)" "io.stat: $c's xbfq.weight is debugfs's"
-	is "$(iostat $c "$MM" xbfq.sectors)" "$(grp "$dev" $c served)" "io.stat: $c's xbfq.sectors is debugfs's served"
-	sum=$((sum + $(iostat $c "$MM" xbfq.sectors)))
+	sec=$(iostat $c "$MM" xbfq.sectors)
+	is "$sec" "$(grp "$dev" $c served)" "io.stat: $c's xbfq.sectors is debugfs's served"
+	sum=$((sum + sec))
 done
 cmp_ok "$(iostat . "$MM" xbfq.sectors)" -ge "$sum" "io.stat: the parent's xbfq.sectors at least a's, b's and c's ($sum)"
 is "$(iostat . "$MM" xbfq.weight)" 100 "io.stat: the parent's xbfq.weight (default)"
