@@ -137,10 +137,15 @@ esac
 # Every failed assertion again, with its suite, right above the total: a
 # long run's log is often read from its end only (CI shows its tail).
 # The kernel label is the last "# LABEL: ..." header above the line.
+# The judges' "# kernel: " lines (the guest's warnings, which fail it)
+# and "# kernel| " lines (the first report's body) come along, the first
+# 32 of each suite: the evidence, not only the count.
 while read -r name; do
 	awk -v suite="$name" '
 		/^# ([0-9][0-9.]*x?|debug)(: | \()/ { label = $2; sub(/:$/, "", label) }
-		/(^|: )not ok/ || /:-?[0-9]+:[EFS]:/ { print suite (label != "" ? " " label : "") ": " $0 }' "$logs/$name.log"
+		/(^|: )not ok/ || /:-?[0-9]+:[EFS]:/ || (/^# kernel[:|] / && kern++ < 32) {
+			print suite (label != "" ? " " label : "") ": " $0
+		}' "$logs/$name.log"
 done <"$logs/suites" >"$logs/failures"
 if [ -s "$logs/failures" ]; then
 	echo "== failures ($(wc -l <"$logs/failures"))"

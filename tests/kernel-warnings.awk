@@ -16,6 +16,22 @@ function kernel_warning(line) {
 	return line ~ /WARNING:|BUG:|Oops|Call Trace|lockdep|KASAN|UBSAN|possible circular|possible recursive|inconsistent lock state|suspicious RCU|general protection|hung_task|blocked for more than|soft lockup|list_(add|del) corruption|list corruption|rcu_(sched|preempt) detected stall|detected stalls on CPU|kmemleak: .*(suspected memory leak|disabled|pool empty)/
 }
 
+# kernel_log_line(line): one line of a guest's kernel log, as the judges
+# read it.  A warning counts (global warn) and is shown as "# kernel: ";
+# the 24 lines after the first one follow as "# kernel| ", the body of
+# that first report (which locks, which frames), so that a failure read
+# from a log's end says what happened, not only how often.
+function kernel_log_line(line) {
+	if (kernel_warning(line)) {
+		if (!warn++)
+			kctx = 24
+		print "# kernel: " line
+	} else if (kctx > 0) {
+		kctx--
+		print "# kernel| " line
+	}
+}
+
 # kmemleak_line(line): one line of /sys/kernel/debug/kmemleak as a guest
 # printed it after its last scan.  Every report starts with "unreferenced
 # object"; counts them in the global leaks and shows the first 200 lines

@@ -80,7 +80,7 @@ inkml { kmemleak_line($0); next }
 /BLKT-DMESG-END/ { indmesg = 0; next }
 /BLKT-DONE/ { done = 1; next }
 indmesg {
-	if (kernel_warning($0)) { warn++; print "# kernel: " $0 }
+	kernel_log_line($0)
 	next
 }
 /Kernel panic/ { print "# " $0; panic = 1 }

@@ -72,6 +72,16 @@ has "$T/bad.tap" "not ok - 6.1 xdeadline zbd/005: passed, but xdeadline was neve
 has "$T/bad.tap" "not ok - 6.1 all block/020: no result (the guest stopped before it)" \
 	"a missing result fails"
 has "$T/bad.tap" "not ok - 6.1: no kernel warnings in the guest log" "a kernel warning fails"
+
+# The first report's body comes with it (which locks, which frames).
+sed 's/^\[    1.000000\] null_blk: module loaded$/[ 1.0] WARNING: suspicious RCU usage\
+[ 1.0] 1 lock held by sh\/9:\
+[ 1.0] Call Trace:\
+[ 1.0]  xb_pd_stat+0x1\/0x2 [xbfq]/' "$T/clean" >"$T/body"
+judge "$T/body" >"$T/body.tap"
+has "$T/body.tap" "# kernel: [ 1.0] WARNING: suspicious RCU usage" "a warning line is shown"
+has "$T/body.tap" "# kernel| [ 1.0] 1 lock held by sh/9:" "the report's body is shown after it"
+has "$T/body.tap" "# kernel| [ 1.0]  xb_pd_stat+0x1/0x2 [xbfq]" "down to its frames"
 has "$T/bad.tap" "not ok - 6.1: kmemleak scan after the tests: 1 unreferenced object(s)" \
 	"a kmemleak report fails"
 has "$T/bad.tap" "not ok - 6.1: loop hook (BLKT_UNDER_TEST) applied to block/014, 015, 020 and 021" \

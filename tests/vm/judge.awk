@@ -19,14 +19,20 @@
 /XD-DONE/ { done = 1; next }
 /XD-LOCKDEP / {
 	lockdep = 1
-	if ($NF != 1) { failed++; print "not ok - " label ": lockdep was off at the end (" $0 ")" }
+	if ($NF != 1) { failed++; print "not ok - " label ": lockdep was off at the end (" $0 ldstats ")" }
+	next
+}
+/XD-LOCKDEP-STAT / {
+	sub(/.*XD-LOCKDEP-STAT /, ""); sub(/^ +/, "")
+	print "# lockdep: " $0
+	ldstats = ldstats "; " $0
 	next
 }
 /XD-KMEMLEAK-BEGIN/ { inkml = 1; kml = 1; next }
 /XD-KMEMLEAK-END/ { inkml = 0; next }
 inkml { kmemleak_line($0); next }
 indmesg {
-	if (kernel_warning($0)) { warn++; print "# kernel: " $0 }
+	kernel_log_line($0)
 	next
 }
 /Kernel panic/ { print "# " $0; panic = 1 }
