@@ -364,7 +364,7 @@ static void xb_pd_offline(struct blkg_policy_data *pd)
 	}
 	spin_unlock_irqrestore(&xbd->lock, flags);
 	if (kick)
-		blk_mq_run_hw_queues(q, true);
+		xb_run_queues_unlocked(q);	/* under queue_lock */
 }
 
 static void xb_pd_free(struct blkg_policy_data *pd)

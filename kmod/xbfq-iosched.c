@@ -1247,7 +1247,10 @@ bool xb_release_orphan(struct xb_data *xbd, struct xb_queue *xq)
 	    xq->inflight)
 		return false;
 	xb_expire(xbd, xq, XB_EXP_EMPTY, ktime_get_ns());
-	return xbd->nr_queued;
+	if (!xbd->nr_queued)
+		return false;
+	xbd->orphan_kicks++;
+	return true;
 }
 
 /*
@@ -1282,7 +1285,7 @@ static void xb_exit_icq(struct io_cq *icq)
 		spin_unlock_irqrestore(&xbd->lock, flags);
 	}
 	if (kick)
-		blk_mq_run_hw_queues(kick_q, true);
+		xb_run_queues_unlocked(kick_q);	/* under ioc->lock */
 }
 #else
 /* Without CONFIG_BLK_ICQ there are no icqs: one queue, the fallback. */
@@ -2446,6 +2449,7 @@ enum xb_counter_id {
 	XB_C_PARKED,
 	XB_C_GROUPS,
 	XB_C_GROUP_MOVES,
+	XB_C_ORPHAN_KICKS,
 	XB_C_NR
 };
 
@@ -2467,6 +2471,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"active_raised", "depth_sync_write", "depth_async",
 	"queues_merged_by_pos", "inject_refused", "wr_duration",
 	"local_dispatched", "parked", "groups", "group_moves",
+	"orphan_kicks",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -2536,6 +2541,7 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_QUEUES_MERGED_BY_POS] = xbd->queues_merged_by_pos;
 	v[XB_C_GROUPS] = xbd->nr_groups;
 	v[XB_C_GROUP_MOVES] = xbd->group_moves;
+	v[XB_C_ORPHAN_KICKS] = xbd->orphan_kicks;
 	spin_lock(&xbd->qlock);
 	v[XB_C_QUEUES] = xbd->nr_queues;
 	v[XB_C_QUEUES_CREATED] = xbd->queues_created;

@@ -327,6 +327,7 @@ struct xb_data {
 	unsigned int groups_gen;		/* bumped as groups come and go */
 	unsigned int nr_groups_active;		/* groups with active queues */
 	u64 group_moves;
+	u64 orphan_kicks;			/* xb_release_orphan() handed on */
 	dev_t devt;
 	struct xb_queue *in_service;
 	struct xb_queue *last_busy;		/* last inserted into, if queued */
@@ -463,6 +464,20 @@ unsigned int xb_nl_groups_get(void *priv, unsigned int from,
 			      unsigned int *gen);
 
 /* ---- helpers of both files ---------------------------------------------- */
+
+/*
+ * Have kblockd run @q's hardware queues, for callers that may hold the
+ * queue's queue_lock or an I/O context's lock: the block layer calls
+ * pd_offline and exit_icq so.  blk_mq_run_hw_queues() is not for them:
+ * where it finds nothing pending (another CPU dispatching, a quiesced
+ * queue), 7.2's takes queue_lock to look again: a deadlock under
+ * queue_lock, an inversion under ioc->lock (ioc_clear_queue() takes
+ * queue_lock first).  This one only queues the work.
+ */
+static inline void xb_run_queues_unlocked(struct request_queue *q)
+{
+	blk_mq_delay_run_hw_queues(q, 0);
+}
 
 static inline bool xb_after(u64 a, u64 b)
 {
