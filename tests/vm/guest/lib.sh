@@ -533,6 +533,26 @@ cg_skip() {
 	echo "1..0 # SKIP $1"
 	exit 0
 }
+# The cgroup tests' own cgroups live below $T (set by each test).
+# cg_id NAME: the cgroup id (the directory's inode number) of NAME below
+# $T, or of the root cgroup for "/".
+cg_id() { if [ "$1" = / ]; then stat -c %i "$CG"; else stat -c %i "$T/$1"; fi; }
+# grp DEV NAME KEY: KEY's value on the line of cgroup NAME in DEV's
+# debugfs groups file ("cgid ID weight W busy B active N served S").
+grp() {
+	awk -v id="$(cg_id "$2")" -v k="$3" '{
+		for (i = 1; i < NF; i += 2) f[$i] = $(i + 1)
+		if (f["cgid"] == id) { print f[k]; exit }
+	}' "/sys/kernel/debug/block/$1/sched/groups"
+}
+# iostat NAME MAJ:MIN KEY: KEY's value (0 if none) on device MAJ:MIN's
+# line of cgroup NAME's io.stat.
+iostat() {
+	awk -v d="$2" -v k="$3=" '$1 == d { for (i = 2; i <= NF; i++)
+			if (index($i, k) == 1) v = substr($i, length(k) + 1) }
+		END { print (v == "" ? 0 : v) }' "$T/$1/io.stat"
+}
+
 # cg_setup: cgroup2 at $CG (mounted here if /init did not) with the io
 # controller on for its children, and the memory controller where the
 # kernel has it (writeback charges a cgroup's dirty pages to it only

@@ -36,9 +36,6 @@ RUNTIME=$((WIN + 5))
 PIDS=
 cg_setup
 
-# cg_id NAME: the cgroup id (the directory's inode number) of NAME below
-# $T, or of the root cgroup for "/".
-cg_id() { if [ "$1" = / ]; then stat -c %i "$CG"; else stat -c %i "$T/$1"; fi; }
 # wr NAME VALUE: write VALUE to NAME's io.xbfq.weight; the shell's error
 # message (busybox: "sh: write error: Invalid argument"), if any, in WERR.
 wr() { WERR=$( { echo "$2" >"$T/$1/io.xbfq.weight"; } 2>&1); }
@@ -56,21 +53,6 @@ refused() {
 		esac
 	fi
 	is "$(cat "$T/$1/io.xbfq.weight")" "$old" "'$2': io.xbfq.weight unchanged"
-}
-# grp DEV NAME KEY: KEY's value on the line of cgroup NAME in DEV's
-# debugfs groups file ("cgid ID weight W busy B active N served S").
-grp() {
-	awk -v id="$(cg_id "$2")" -v k="$3" '{
-		for (i = 1; i < NF; i += 2) f[$i] = $(i + 1)
-		if (f["cgid"] == id) { print f[k]; exit }
-	}' "/sys/kernel/debug/block/$1/sched/groups"
-}
-# iostat NAME MAJ:MIN KEY: KEY's value (0 if none) on device MAJ:MIN's
-# line of cgroup NAME's io.stat.
-iostat() {
-	awk -v d="$2" -v k="$3=" '$1 == d { for (i = 2; i <= NF; i++)
-			if (index($i, k) == 1) v = substr($i, length(k) + 1) }
-		END { print (v == "" ? 0 : v) }' "$T/$1/io.stat"
 }
 # rbytes NAME: the bytes cgroup NAME has read from $dev.
 rbytes() { iostat "$1" "$MM" rbytes; }

@@ -37,12 +37,14 @@ dev=$(nullb_create xbwb submit_queues=1 size=256 memory_backed=1 irqmode=2 \
 MM=$(cat "/sys/block/$dev/dev")
 # An MBR with two partitions of 100 MiB: p1 from sector 2048, p2 from
 # sector 206848 (type 0x83; LBA start and length little-endian).
-mbr_entry() {	# mbr_entry START SECTORS: the 16 bytes of a partition entry
-	printf '\0\0\0\0\203\0\0\0'
+le32() {	# le32 N: N's 4 bytes, little-endian
 	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) $(($1 >> 8 & 255)) \
 		$(($1 >> 16 & 255)) $(($1 >> 24 & 255)))"
-	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($2 & 255)) $(($2 >> 8 & 255)) \
-		$(($2 >> 16 & 255)) $(($2 >> 24 & 255)))"
+}
+mbr_entry() {	# mbr_entry START SECTORS: the 16 bytes of a partition entry
+	printf '\0\0\0\0\203\0\0\0'
+	le32 "$1"
+	le32 "$2"
 }
 {
 	head -c 446 /dev/zero
@@ -73,18 +75,8 @@ mkdir "$T"
 check "enable io below it" sh -c "echo +io >$T/cgroup.subtree_control"
 grep -qw memory "$T/cgroup.controllers" && echo +memory >"$T/cgroup.subtree_control"
 mkdir "$T/a" "$T/b"
-cg_id() { stat -c %i "$T/$1"; }
-wbytes() {
-	awk -v d="$MM" '$1 == d { for (i = 2; i <= NF; i++)
-			if (index($i, "wbytes=") == 1) v = substr($i, 8) }
-		END { print (v == "" ? 0 : v) }' "$T/$1/io.stat"
-}
-served() {
-	awk -v id="$(cg_id "$1")" '{
-		for (i = 1; i < NF; i += 2) f[$i] = $(i + 1)
-		if (f["cgid"] == id) { print f["served"]; exit }
-	}' "/sys/kernel/debug/block/$dev/sched/groups"
-}
+wbytes() { iostat "$1" "$MM" wbytes; }
+served() { grp "$dev" "$1" served; }
 secs=$(scaled 10)
 [ "$secs" -ge 8 ] || secs=8
 
@@ -103,8 +95,8 @@ flood() {
 	done
 	sleep 2
 	a0=$(wbytes a) b0=$(wbytes b)
-	[ "$1" = xbfq ] && sa0=$(served a) sb0=$(served b)
 	if [ "$1" = xbfq ]; then
+		sa0=$(served a) sb0=$(served b)
 		# What each group's async queue holds mid-run.
 		sleep 2
 		diag "xbfq, 4 s in: $(tr '\n' '|' <"/sys/kernel/debug/block/$dev/sched/groups")"
