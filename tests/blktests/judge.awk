@@ -77,7 +77,7 @@ inkml { kmemleak_line($0); next }
 	next
 }
 /BLKT-DMESG-BEGIN/ { indmesg = 1; next }
-/BLKT-DMESG-END/ { indmesg = 0; next }
+/BLKT-DMESG-END/ { indmesg = 0; kernel_log_end(); next }
 /BLKT-DONE/ { done = 1; next }
 indmesg {
 	kernel_log_line($0)
@@ -86,6 +86,7 @@ indmesg {
 /Kernel panic/ { print "# " $0; panic = 1 }
 /^# / { print "  " $0 }
 END {
+	kernel_log_end()
 	for (k in want) tap(0, label " " k ": no result (the guest stopped before it)")
 	tap(done && !fatal, label ": the guest ran to its end (qemu rc " qemu_rc ", " secs " s" (panic ? ", kernel panic" : "") ")")
 	tap(!warn, label ": no kernel warnings in the guest log")

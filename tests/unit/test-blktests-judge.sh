@@ -82,6 +82,29 @@ judge "$T/body" >"$T/body.tap"
 has "$T/body.tap" "# kernel: [ 1.0] WARNING: suspicious RCU usage" "a warning line is shown"
 has "$T/body.tap" "# kernel| [ 1.0] 1 lock held by sh/9:" "the report's body is shown after it"
 has "$T/body.tap" "# kernel| [ 1.0]  xb_pd_stat+0x1/0x2 [xbfq]" "down to its frames"
+
+# A debug trap whose saved flags no CPU would save (bits 22-31) is the
+# emulator's: shown, not counted; with ordinary flags it counts.
+sed 's/^\[    1.000000\] null_blk: module loaded$/[ 1.0] WARNING: CPU: 0 PID: 1 at arch\/x86\/kernel\/traps.c:1120 exc_debug_kernel+0xca\/0x160\
+[ 1.0] RSP: 0000:fffffe6847a90f28 EFLAGS: 4144a002\
+[ 1.0] Call Trace:\
+[ 1.0]  <#DB>\
+[ 1.0] RSP: 0018:ffffd39600c17a30 EFLAGS: 4144af82\
+[ 1.0]  __d_alloc+0x2b\/0x220\
+[ 1.0] ---[ end trace 0000000000000000 ]---/' "$T/clean" >"$T/emu"
+judge "$T/emu" >"$T/emu.tap"
+has "$T/emu.tap" "ok - 6.1: no kernel warnings in the guest log" \
+	"a debug trap with reserved flag bits set does not count"
+has "$T/emu.tap" "# kernel (emulator, not counted): [ 1.0] RSP: 0018:ffffd39600c17a30 EFLAGS: 4144af82" \
+	"it is shown"
+sed 's/EFLAGS: 4144a\(f8\)*/EFLAGS: 00000/' "$T/emu" >"$T/db"
+judge "$T/db" >"$T/db.tap"
+has "$T/db.tap" "not ok - 6.1: no kernel warnings in the guest log" \
+	"with ordinary flags it counts"
+sed '/end trace/d' "$T/db" >"$T/dbcut"
+judge "$T/dbcut" >"$T/dbcut.tap"
+has "$T/dbcut.tap" "not ok - 6.1: no kernel warnings in the guest log" \
+	"and so when its report is cut short"
 has "$T/bad.tap" "not ok - 6.1: kmemleak scan after the tests: 1 unreferenced object(s)" \
 	"a kmemleak report fails"
 has "$T/bad.tap" "not ok - 6.1: loop hook (BLKT_UNDER_TEST) applied to block/014, 015, 020 and 021" \

@@ -15,7 +15,7 @@
 	ends++; cur = ""; next
 }
 /XD-DMESG-BEGIN/ { indmesg = 1; next }
-/XD-DMESG-END/ { indmesg = 0; next }
+/XD-DMESG-END/ { indmesg = 0; kernel_log_end(); next }
 /XD-DONE/ { done = 1; next }
 /XD-LOCKDEP / {
 	lockdep = 1
@@ -42,6 +42,7 @@ cur != "" && /^(not )?ok [0-9]+/ {
 }
 cur != "" && /^#/ { print "  " $0 }
 END {
+	kernel_log_end()
 	if (!done) { failed++; print "not ok - " label ": the guest never finished (qemu rc " qemu_rc (panic ? ", kernel panic" : "") ")" }
 	if (warn) { failed++; print "not ok - " label ": " warn " kernel warning line(s) in the guest log" }
 	if (leaks) { failed++; print "not ok - " label ": kmemleak found " leaks " unreferenced object(s)" }
