@@ -53,7 +53,7 @@ void xb_cg_free_groups(struct xb_data *xbd)
 	WARN_ON_ONCE(!list_empty(&xbd->groups));
 	list_for_each_entry_safe(g, tmp, &xbd->groups, link) {
 		list_del(&g->link);
-		kfree(g);
+		kfree_rcu(g, rcu);
 	}
 	xbd->nr_groups = 0;
 	xbd->groups_gen++;
@@ -67,7 +67,7 @@ void xb_group_put(struct xb_data *xbd, struct xb_group *g)
 		struct xb_group *p = g->parent;
 
 		WARN_ON_ONCE(g->busy || g->nr_active || g->nr_busy_kids ||
-			     xb_group_own_busy(g));
+			     g->held || xb_group_own_busy(g));
 		if (g->in_kwsum) {
 			list_del(&g->kidle_link);
 			p->kwsum -= g->weight;
@@ -75,7 +75,8 @@ void xb_group_put(struct xb_data *xbd, struct xb_group *g)
 		list_del(&g->link);
 		xbd->nr_groups--;
 		xbd->groups_gen++;
-		kfree(g);
+		/* xb_group_over_limit() may still be looking at it. */
+		kfree_rcu(g, rcu);
 		g = p;
 	}
 }
@@ -114,8 +115,9 @@ int xb_groups_show(void *data, struct seq_file *m)
 	spin_lock_irqsave(&xbd->lock, flags);
 	for (g = &xbd->top; g; g = xb_group_next(xbd, g)) {
 		xb_group_report(xbd, g, &r);
-		seq_printf(m, "cgid %llu weight %u busy %d active %u served %llu\n",
-			   r.cgid, r.weight, r.busy, r.active, r.served);
+		seq_printf(m, "cgid %llu weight %u busy %d active %u served %llu held %u\n",
+			   r.cgid, r.weight, r.busy, r.active, r.served,
+			   g->held);
 	}
 	spin_unlock_irqrestore(&xbd->lock, flags);
 	return 0;
@@ -166,7 +168,7 @@ struct xb_cg {
 /* A (cgroup, device) pair's policy data: its group there, if linked. */
 struct xb_pd {
 	struct blkg_policy_data pd;
-	/* Under the device's xbd->lock. */
+	/* Under the device's xbd->lock; g also read under RCU alone. */
 	struct xb_group *g;
 	bool offline;
 };
@@ -225,7 +227,9 @@ void xb_group_refresh_weight(struct xb_data *xbd, struct xb_group *g)
 	w = xb_cg_weight(g->cg, xbd->devt);
 	if (g->in_kwsum)
 		g->parent->kwsum = g->parent->kwsum - g->weight + w;
-	g->weight = w;
+	if (g->held)
+		WRITE_ONCE(g->parent->hwsum, g->parent->hwsum - g->weight + w);
+	WRITE_ONCE(g->weight, w);
 }
 
 /* A group for @blkg, whose parent cgroup's group is @parent. */
@@ -247,7 +251,7 @@ static struct xb_group *xb_group_link(struct xb_data *xbd,
 	list_add_tail(&g->link, &xbd->groups);
 	xbd->nr_groups++;
 	xbd->groups_gen++;
-	xp->g = g;
+	WRITE_ONCE(xp->g, g);
 	xb_groups_start(xbd);
 	return g;
 }
@@ -291,6 +295,33 @@ struct xb_group *xb_blkg_group(struct xb_data *xbd, struct blkcg_gq *blkg)
 		if (b == blkg)
 			return g;
 	}
+}
+
+/*
+ * The group of the current task's cgroup on @xbd's device, if it is below
+ * the root and its group is linked; NULL otherwise.  Lockless, for
+ * limit_depth: the caller holds rcu_read_lock(), under which a blkg found
+ * in the cgroup's tree, its pd (freed with the blkg, after a grace
+ * period, or with the queue frozen) and a group (kfree_rcu()) stay.
+ * The task's cgroup, not its next bio's (limit_depth sees no bio): for
+ * writeback started by the writer itself, as here, they are the same.
+ */
+struct xb_group *xb_task_group(struct xb_data *xbd)
+{
+	struct blkcg *blkcg;
+	struct blkcg_gq *blkg;
+	struct xb_pd *xp;
+
+	if (!xbd->cg_active)
+		return NULL;
+	blkcg = xb_css_blkcg(task_css(current, io_cgrp_id));
+	blkg = rcu_dereference(blkcg->blkg_hint);
+	if (!blkg || blkg->q != xbd->q)
+		blkg = xa_load(&blkcg->blkg_tree, xbd->q->id);
+	if (!blkg || !blkg->parent)
+		return NULL;
+	xp = xb_pd_of(blkg);
+	return xp ? READ_ONCE(xp->g) : NULL;
 }
 
 /* ---- the policy's callbacks ------------------------------------------------ */
@@ -360,7 +391,7 @@ static void xb_pd_offline(struct blkg_policy_data *pd)
 			xb_put_ref_locked(xbd, aq);
 		}
 		xb_group_put(xbd, xp->g);
-		xp->g = NULL;
+		WRITE_ONCE(xp->g, NULL);
 	}
 	spin_unlock_irqrestore(&xbd->lock, flags);
 	if (kick)
@@ -632,6 +663,11 @@ void xb_cg_detach(struct xb_data *xbd)
 
 void xb_group_refresh_weight(struct xb_data *xbd, struct xb_group *g)
 {
+}
+
+struct xb_group *xb_task_group(struct xb_data *xbd)
+{
+	return NULL;
 }
 
 #endif /* XD_BLKCG_POLICY */

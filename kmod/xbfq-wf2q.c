@@ -433,7 +433,7 @@ void xb_groups_start(struct xb_data *xbd)
 	lockdep_assert_held(&xbd->lock);
 	if (xbd->groups_on)
 		return;
-	xbd->groups_on = true;
+	WRITE_ONCE(xbd->groups_on, true);	/* xb_limit_depth() reads it */
 	/* Counted per group from now on; until now all were top's. */
 	top->nr_active = xbd->nr_active;
 	xbd->nr_groups_active = !!top->nr_active;

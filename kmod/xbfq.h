@@ -117,9 +117,14 @@ enum {
 #define XB_RQ_QUEUED		8UL	/* in its queue's sort tree and FIFO */
 #define XB_RQ_SHARED		16UL	/* other queues' requests in flight */
 #define XB_RQ_NONIDLE		32UL	/* counted in nonidle_inflight */
+#define XB_RQ_HELD		64UL	/* counted in its queue's held */
 /* The class it was counted in at insertion (inserted_*, dispatched_*...). */
 #define XB_RQ_CLS_SHIFT		8
 #define XB_RQ_CLS_MASK		(3UL << XB_RQ_CLS_SHIFT)
+/* What a request keeps from its insertion to its completion. */
+#define XB_RQ_KEEP		(XB_RQ_CLS_MASK | XB_RQ_HELD)
+/* Groups' tag limits look at most this many levels below the root. */
+#define XB_LIMIT_LEVELS		8
 
 enum { XB_TREE_NONE, XB_TREE_ELIG, XB_TREE_PEND };
 
@@ -128,6 +133,7 @@ struct xb_pcpu_stats {
 	struct xsched_pcpu_stats core;
 	u64 queue_alloc_failed;
 	u64 local_dispatched;	/* parked, then handed out by its CPU */
+	u64 group_limited;	/* tag allocations held to one tag */
 };
 
 struct xb_data;
@@ -159,6 +165,8 @@ struct xb_queue {
 	unsigned int queued;		/* in sort and fifo */
 	unsigned int nr_head;		/* on xbd->dispatch */
 	unsigned int inflight;
+	/* Its requests counted in its group's held (XB_RQ_HELD). */
+	unsigned int held;
 	u8 cls, level;
 	/*
 	 * The group whose class trees it is scheduled in (xbd->top unless
@@ -293,6 +301,16 @@ struct xb_group {
 	unsigned int cfg_gen;
 	unsigned int nr_active;			/* its queues active */
 	u64 served;				/* sectors, while groups_on */
+	/*
+	 * Requests inserted and not yet completed in its queues and its
+	 * child groups', while groups_on; the weights and the number of its
+	 * child groups that hold any (held > 0).  Written under xbd->lock, read
+	 * locklessly by xb_limit_depth() (xb_group_over_limit()).
+	 */
+	unsigned int held;
+	u64 hwsum;
+	unsigned int hcount;			/* child groups holding any */
+	struct rcu_head rcu;			/* freed after a grace period */
 	/*
 	 * Its cgroup's buffered writes (async requests whose bio carries
 	 * the cgroup, from writeback), one queue per I/O priority class and
@@ -458,6 +476,7 @@ void xb_cg_free_groups(struct xb_data *xbd);
 struct xb_group *xb_blkg_group(struct xb_data *xbd, struct blkcg_gq *blkg);
 void xb_group_put(struct xb_data *xbd, struct xb_group *g);
 void xb_group_refresh_weight(struct xb_data *xbd, struct xb_group *g);
+struct xb_group *xb_task_group(struct xb_data *xbd);
 int xb_groups_show(void *data, struct seq_file *m);
 unsigned int xb_nl_groups_get(void *priv, unsigned int from,
 			      struct schedctl_group *out, unsigned int n,

@@ -110,4 +110,36 @@ static inline void xd_free_requests(struct list_head *list)
 	}
 }
 
+/*
+ * The block layer's default writeback throttling off while the scheduler
+ * runs, and back to its default when it leaves, as bfq: the scheduler
+ * limits writes' tags itself, and wbt's one queue of waiting writers
+ * would hand them out in turn whatever the scheduler's weights.  A wbt
+ * the administrator set (wbt_lat_usec) is left alone.  Where the kernel
+ * has the queue flag, it also keeps wbt's own re-enabling off meanwhile.
+ */
+static inline void xd_wbt_disable_default(struct request_queue *q)
+{
+#ifdef XD_QUEUE_FLAG_DISABLE_WBT
+	blk_queue_flag_set(QUEUE_FLAG_DISABLE_WBT_DEF, q);
+#endif
+#if defined(XD_WBT_DEFAULT_DISK)
+	wbt_disable_default(q->disk);
+#elif defined(XD_WBT_DEFAULT_QUEUE)
+	wbt_disable_default(q);
+#endif
+}
+
+static inline void xd_wbt_enable_default(struct request_queue *q)
+{
+#ifdef XD_QUEUE_FLAG_DISABLE_WBT
+	blk_queue_flag_clear(QUEUE_FLAG_DISABLE_WBT_DEF, q);
+#endif
+#if defined(XD_WBT_DEFAULT_DISK)
+	wbt_enable_default(q->disk);
+#elif defined(XD_WBT_DEFAULT_QUEUE)
+	wbt_enable_default(q);
+#endif
+}
+
 #endif /* XD_COMPAT_H */

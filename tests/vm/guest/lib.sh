@@ -20,6 +20,7 @@ check_fails() {
 }
 # is GOT WANT DESC
 is() { if [ "$1" = "$2" ]; then ok "$3"; else not_ok "$3 (got '$1', want '$2')"; fi; }
+isnt() { if [ "$1" != "$2" ]; then ok "$3"; else not_ok "$3 (got '$1', want anything else)"; fi; }
 # cmp_ok A OP B DESC, OP one of -eq -ne -lt -le -gt -ge
 cmp_ok() { if [ "$1" "$2" "$3" ] 2>/dev/null; then ok "$4"; else not_ok "$4 ($1 $2 $3 is false)"; fi; }
 done_testing() { echo "1..$T_N"; [ "$T_FAIL" -eq 0 ]; }
@@ -538,7 +539,7 @@ cg_skip() {
 # $T, or of the root cgroup for "/".
 cg_id() { if [ "$1" = / ]; then stat -c %i "$CG"; else stat -c %i "$T/$1"; fi; }
 # grp DEV NAME KEY: KEY's value on the line of cgroup NAME in DEV's
-# debugfs groups file ("cgid ID weight W busy B active N served S").
+# debugfs groups file ("cgid ID weight W busy B active N served S held H").
 grp() {
 	awk -v id="$(cg_id "$2")" -v k="$3" '{
 		for (i = 1; i < NF; i += 2) f[$i] = $(i + 1)
