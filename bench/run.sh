@@ -18,6 +18,8 @@
 #   JOBS=                        the "many jobs" count (default: vCPUs)
 #   VM_SMP=2 VM_MEM=2048 VM_ACCEL=tcg,thread=single   passed to run-vm.sh
 #   BENCH_OUT=build/bench        where logs, JSON, tables and the initramfs go
+#   CGROUP=1           run fio in a cgroup below the root, as under systemd
+#                      (xbfq's and bfq's group layers on; docs/benchmarks.md)
 #   PROFILE=1          also sample each run with the host's perf in the guest
 #                      (cpu-clock; under -icount an instruction profile) and
 #                      keep the top symbols as BENCH-PROFILE lines in the log;
@@ -58,6 +60,7 @@ append="$append bench.runtime=$runtime bench.repeats=$repeats bench.ramp=$ramp"
 [ -z "${HDD_NCQ:-}" ] || append="$append bench.hddncq=$HDD_NCQ"
 [ -z "${SMR_ZONES:-}" ] || append="$append bench.smrzones=$SMR_ZONES"
 [ -z "${PROFILE:-}" ] || append="$append bench.profile=1"
+[ -z "${CGROUP:-}" ] || append="$append bench.cgroup=1"
 msg "$label ($KREL): $nruns runs of ${runtime}s (timeout ${timeout_s}s); log $out/$label.log"
 VM_TIMEOUT=$timeout_s VM_APPEND="$append ${VM_APPEND:-}" \
 	"$VM_DIR/run-vm.sh" "$label" "$initrd" "$out/$label.log" bench >"$out/$label.tap"

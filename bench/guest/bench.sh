@@ -13,6 +13,9 @@
 #   bench.hddncq=N         the hdd disk's NCQ depth (default 32)
 #   bench.smrzones=N       zones written per sequential smr run (default 3)
 #   bench.profile=1        sample every run with perf (cpu-clock, all CPUs)
+#   bench.cgroup=1         run fio in a cgroup below the root (io and, where
+#                          the kernel has it, memory controllers on), as
+#                          under systemd: xbfq's and bfq's group layers on
 #       and print its top kernel symbols as "BENCH-PROFILE cell sched rep
 #       PERCENT SYMBOL" lines (bench/profile.sh tabulates them)
 #   bench.workloads may also name hdd, hddseq and smr (simdisk, tests/simdisk/):
@@ -38,6 +41,7 @@ hddjobs=16
 hddncq=32
 smrzones=3
 profile=0
+cgroup=0
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	bench.scheds=*) scheds=${arg#*=} ;;
@@ -50,6 +54,7 @@ for arg in $(cat /proc/cmdline); do
 	bench.hddncq=*) hddncq=${arg#*=} ;;
 	bench.smrzones=*) smrzones=${arg#*=} ;;
 	bench.profile=*) profile=${arg#*=} ;;
+	bench.cgroup=*) cgroup=${arg#*=} ;;
 	esac
 done
 scheds=$(echo "$scheds" | tr / ' ')
@@ -64,6 +69,17 @@ modprobe xdeadline 2>/dev/null
 modprobe xbfq 2>/dev/null
 
 echo "BENCH-BEGIN kernel=$(uname -r) cpus=$ncpu jobs=$jobs runtime=$runtime repeats=$repeats ramp=$ramp"
+
+# incg: the prefix that starts fio in the cgroup (bench.cgroup=1).
+incg=
+if [ "$cgroup" = 1 ]; then
+	cg_setup
+	mkdir -p "$CG/bench"
+	printf '#!/bin/sh\necho $$ >%s/bench/cgroup.procs && exec "$@"\n' "$CG" >/tmp/incg
+	chmod +x /tmp/incg
+	incg=/tmp/incg
+	diag "fio runs in $CG/bench"
+fi
 
 # Keep only schedulers the kernel offers (probe on a throwaway device).
 probe=$(nullb_create probe size=64) || { not_ok "create a null_blk device"; done_testing; exit 1; }
@@ -184,7 +200,7 @@ run() {
 	local prof=
 	# One sample per 20 us of CPU time (per 20000 instructions under icount).
 	[ "$profile" = 1 ] && prof="perf record -q -a -e cpu-clock -c 20000 -o /tmp/perf.data --"
-	if ! $prof fio --output=/tmp/fio.out --output-format=terse --terse-version=3 \
+	if ! $prof $incg fio --output=/tmp/fio.out --output-format=terse --terse-version=3 \
 		--filename="/dev/$dev" --group_reporting=1 --time_based=1 \
 		--runtime="$runtime" --ramp_time="$ramp" --numjobs="$nj" --thread "$@" $off \
 		>/tmp/fio.err 2>&1; then
