@@ -2312,13 +2312,13 @@ static unsigned int xb_write_depth(struct xb_data *xbd, bool sync)
  * cgroup's tasks.
  *
  * Only the lighter groups are limited: one whose weight is at least the
- * mean of those holding tags at its level (hcount) is not, there.  The
- * limited allocation keeps its depth of one tag while it sleeps, so a
- * heavier group limited once (at the start, while it held more than
- * its share) waited for that one tag while its requests completed, its
- * held fell to 0, and the lighter group, then alone and unlimited, took
- * every other tag (seen mid-run: a 12 tags, b none; 0.31:1 at weights
- * 4:1).  The heavier group needs no limit: with the lighter ones
+ * mean of those holding tags at its level (hcount) is not, there.  An
+ * allocation keeps its limited depth while it sleeps: with BFQ's one
+ * tag, a heavier group limited once (at the start, while it held more
+ * than its share) waited for that one tag while its requests completed,
+ * its held fell to 0, and the lighter group, then alone and unlimited,
+ * took every other tag (seen mid-run: a 12 tags, b none; 0.31:1 at
+ * weights 4:1).  The heavier group needs no limit: with the lighter ones
  * limited it gets the tags they cannot take.
  */
 static unsigned int xb_group_over_limit(struct xb_data *xbd,

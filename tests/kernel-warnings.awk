@@ -26,9 +26,10 @@ function kernel_warning(line) {
 # WARNING (a single-step debug trap taken in kernel mode) whose saved
 # flags have bits 22-31 set.  Those bits of EFLAGS are reserved (Intel
 # SDM vol. 1, 3.4.3) and no CPU saves them as 1; QEMU's TCG did, in
-# fio's path lookup on 6.12 (flags 4144af82, no block-layer frame).  Such a report is held until its end trace, then
-# shown as "# kernel (emulator, not counted): "; held with ordinary
-# flags, it counts as any other.  The judges call kernel_log_end() where
+# fio's path lookup on 6.12 (flags 4144af82, no block-layer frame).
+# Such a report is held until its end trace, then shown as "# kernel
+# (emulator, not counted): "; held with ordinary flags, it counts as any
+# other.  The judges call kernel_log_end() where
 # the log ends, for a report cut short.
 function kernel_log_line(line) {
 	if (dbn) {

@@ -118,15 +118,20 @@ static inline void xd_free_requests(struct list_head *list)
  * the administrator set (wbt_lat_usec) is left alone.  Where the kernel
  * has the queue flag, it also keeps wbt's own re-enabling off meanwhile.
  */
+/* What wbt_{dis,en}able_default() take: the disk from 6.2, the queue before. */
+#if defined(XD_WBT_DEFAULT_DISK)
+#define XD_WBT_DEV(q)	((q)->disk)
+#elif defined(XD_WBT_DEFAULT_QUEUE)
+#define XD_WBT_DEV(q)	(q)
+#endif
+
 static inline void xd_wbt_disable_default(struct request_queue *q)
 {
 #ifdef XD_QUEUE_FLAG_DISABLE_WBT
 	blk_queue_flag_set(QUEUE_FLAG_DISABLE_WBT_DEF, q);
 #endif
-#if defined(XD_WBT_DEFAULT_DISK)
-	wbt_disable_default(q->disk);
-#elif defined(XD_WBT_DEFAULT_QUEUE)
-	wbt_disable_default(q);
+#ifdef XD_WBT_DEV
+	wbt_disable_default(XD_WBT_DEV(q));
 #endif
 }
 
@@ -135,10 +140,8 @@ static inline void xd_wbt_enable_default(struct request_queue *q)
 #ifdef XD_QUEUE_FLAG_DISABLE_WBT
 	blk_queue_flag_clear(QUEUE_FLAG_DISABLE_WBT_DEF, q);
 #endif
-#if defined(XD_WBT_DEFAULT_DISK)
-	wbt_enable_default(q->disk);
-#elif defined(XD_WBT_DEFAULT_QUEUE)
-	wbt_enable_default(q);
+#ifdef XD_WBT_DEV
+	wbt_enable_default(XD_WBT_DEV(q));
 #endif
 }
 
