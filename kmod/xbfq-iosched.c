@@ -846,6 +846,22 @@ static bool xb_other_groups_active(struct xb_data *xbd, struct xb_queue *xq)
 	       xbd->nr_groups_active > (xq->grp->nr_active ? 1 : 0);
 }
 
+/*
+ * Does @xq, raised and thinking briefly, keep a rotational device between
+ * its requests even when every active queue is raised alike (no lighter
+ * one to protect it from)?  Moving on would put another queue's request
+ * on the drive beside @xq's, which the drive may serve first (a seek and
+ * a large transfer), and @xq's next request then waits for a round of
+ * the others: an application that starts beside greedy queues still
+ * raised (they started shortly before it) got one read per round and
+ * took twice bfq's time.  Its slot is bounded by its budget as any.
+ */
+static bool xb_raised_keeps_head(struct xb_data *xbd, struct xb_queue *xq)
+{
+	return xbd->rotational && xq->wr_coeff > 1 &&
+	       (xq->ttime_samples < 4 || xq->ttime_ns <= xb_idle_ns(xbd, xq));
+}
+
 /* Must the device wait for @xq (sync, in service, empty)? */
 static bool xb_should_idle(struct xb_data *xbd, struct xb_queue *xq)
 {
@@ -860,6 +876,7 @@ static bool xb_should_idle(struct xb_data *xbd, struct xb_queue *xq)
 	    xq->ttime_ns > xb_idle_ns(xbd, xq))
 		return false;
 	return xb_idling_boosts_throughput(xbd, xq) ||
+	       xb_raised_keeps_head(xbd, xq) ||
 	       xb_others_lighter(xbd, xq) || xb_other_groups_active(xbd, xq);
 }
 
@@ -1925,6 +1942,7 @@ static void xb_insert_requests(struct blk_mq_hw_ctx *hctx,
 	LIST_HEAD(free);
 	u64 now;
 
+	xsched_trace_insert(list);
 	how = xsched_insert_lock(&xbd->core, &xbd->lock, list,
 				 XD_INSERT_AT_HEAD(flags), defer, XB_IRQSAFE,
 				 &irqflags);
