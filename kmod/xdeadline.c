@@ -864,6 +864,7 @@ static void xd_insert_requests(struct blk_mq_hw_ctx *hctx,
 	enum xsched_ins how;
 	LIST_HEAD(free);
 
+	xsched_trace_insert(list);
 	if (xd_may_park(dd, list, flags))
 		return;
 

@@ -26,6 +26,8 @@
  *    them moves requests to another CPU and costs more than it saves.
  *  - async_depth: the limit_depth, depth_updated and init_hctx ops.
  *  - init_sched, sysfs knob show/store and counter summing boilerplate.
+ *  - xsched_trace_insert(): the block_rq_insert tracepoint (blktrace's "I"
+ *    events), as the in-tree schedulers fire it.
  *
  * The scheduler lock itself stays in each scheduler's data, on a cache line
  * with the state it protects; the helpers that take it are passed it.
@@ -47,9 +49,27 @@
 #include <linux/spinlock.h>
 #include <linux/cpumask.h>
 #include <linux/slab.h>
+#include <linux/blk-mq.h>
+#include <trace/events/block.h>
 
 #include "xd_compat.h"
 #include "schedctl_nl_kapi.h"
+
+/*
+ * Fire block_rq_insert for each request of @list, which enters the
+ * scheduler (blktrace shows it as "I", as under mq-deadline and bfq).
+ * Whatever happens next, parking, deferral or a merge at insertion, it
+ * was inserted.  A static branch while no one traces.
+ */
+static inline void xsched_trace_insert(struct list_head *list)
+{
+	struct request *rq;
+
+	if (!trace_block_rq_insert_enabled())
+		return;
+	list_for_each_entry(rq, list, queuelist)
+		trace_block_rq_insert(rq);
+}
 
 /* Per-CPU counters of the shared paths; first in each scheduler's own. */
 struct xsched_pcpu_stats {
