@@ -146,6 +146,39 @@ static int xb_slot_of(struct xb_queue *xq)
 	return (xq->cls * XB_NR_LEVELS + xq->level) * 2 + (xq->wr_coeff > 1);
 }
 
+/* Most of the last 32 requests far from the previous one. */
+static bool xb_seeky(struct xb_queue *xq)
+{
+	return hweight32(xq->seek_hist) > 19;
+}
+
+/*
+ * A stream: none of its last 8 position samples far from the request
+ * before (4-8 MiB into a stream of 1 MiB reads), so that readers that
+ * started a second before a raised queue count already.
+ */
+static bool xb_known_sequential(struct xb_queue *xq)
+{
+	return xq->seek_samples >= 8 && !(xq->seek_hist & 0xff);
+}
+
+/*
+ * Count @xq in nr_active_seq while it is active and a known stream; on
+ * rotational devices only, the one user (xb_raised_keeps_head()).
+ */
+static void xb_seq_refresh(struct xb_data *xbd, struct xb_queue *xq)
+{
+	bool want = xq->slot >= 0 && xq->sync && xb_known_sequential(xq);
+
+	if (want == xq->seq_counted)
+		return;
+	xq->seq_counted = want;
+	if (want)
+		xbd->nr_active_seq++;
+	else
+		xbd->nr_active_seq--;
+}
+
 /*
  * A queue is active while it has requests queued or in flight; the counts
  * per (class, level, raised) tell whether the service guarantees of a queue
@@ -181,6 +214,8 @@ void xb_update_active(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 			xbd->nr_groups_active++;
 	}
 	xq->slot = want;
+	if (xbd->rotational)
+		xb_seq_refresh(xbd, xq);
 }
 
 /*
@@ -291,12 +326,6 @@ static bool xb_totally_seeky(struct xb_queue *xq)
 static sector_t xb_dist(sector_t a, sector_t b)
 {
 	return a > b ? a - b : b - a;
-}
-
-/* Most of the last 32 requests far from the previous one. */
-static bool xb_seeky(struct xb_queue *xq)
-{
-	return hweight32(xq->seek_hist) > 19;
 }
 
 /* In a large burst of creations that found no other queue active. */
@@ -847,18 +876,32 @@ static bool xb_other_groups_active(struct xb_data *xbd, struct xb_queue *xq)
 }
 
 /*
- * Does @xq, raised and thinking briefly, keep a rotational device between
- * its requests even when every active queue is raised alike (no lighter
- * one to protect it from)?  Moving on would put another queue's request
- * on the drive beside @xq's, which the drive may serve first (a seek and
- * a large transfer), and @xq's next request then waits for a round of
- * the others: an application that starts beside greedy queues still
- * raised (they started shortly before it) got one read per round and
- * took twice bfq's time.  Its slot is bounded by its budget as any.
+ * Does @xq, raised, not a stream and thinking briefly, keep a rotational
+ * device against active streams (sync queues known to be sequential),
+ * between its requests and through its slot (no WF2Q+ yield,
+ * xb_should_yield(), nor preemption by a stream's earlier finish time,
+ * xb_insert_one())?  This matters while the streams are raised as well:
+ * streams no longer raised are lighter, so the device waits for @xq
+ * anyway (xb_others_lighter()), and their finish times come far later
+ * than @xq's.
+ *
+ * Moving on would put a stream's large request on the drive beside
+ * @xq's, which the drive may serve first, and @xq's next request then
+ * waits for a round of the streams: an application that started 1 s
+ * after four sequential readers, all still raised as new queues, got
+ * one read per round and took twice bfq's time; once its budget had
+ * grown past the streams', it also yielded to them between its reads,
+ * and was preempted by each that came back.  Its share of sectors over
+ * time is unchanged: the slot still ends with its budget.
+ *
+ * Not where no stream is active: several new random readers, all
+ * raised, each kept the device for its whole budget, up to seconds (a
+ * read waited up to 2.4 s, against bfq's 0.26).
  */
 static bool xb_raised_keeps_head(struct xb_data *xbd, struct xb_queue *xq)
 {
-	return xbd->rotational && xq->wr_coeff > 1 &&
+	return xbd->rotational && xq->wr_coeff > 1 && xbd->nr_active_seq &&
+	       !xb_known_sequential(xq) &&
 	       (xq->ttime_samples < 4 || xq->ttime_ns <= xb_idle_ns(xbd, xq));
 }
 
@@ -887,6 +930,8 @@ static void xb_start_idling(struct xb_data *xbd, struct xb_queue *xq, u64 from)
 	xbd->idle_armed++;
 	if (xb_idling_boosts_throughput(xbd, xq))
 		xbd->idle_throughput++;
+	else if (xb_raised_keeps_head(xbd, xq))
+		xbd->idle_raised++;
 	xbd->idle_deadline_ns = from + xb_idle_ns(xbd, xq);
 	xb_arm_timer(xbd, xbd->idle_deadline_ns);
 }
@@ -990,7 +1035,9 @@ static struct request *xb_pick(struct xb_data *xbd)
 				return NULL;
 			xb_set_in_service(xbd, xq, now);
 		}
-		if (xb_should_yield(xbd, xq)) {
+		/* A raised queue keeps the head against raised streams. */
+		if (xb_should_yield(xbd, xq) &&
+		    !xb_raised_keeps_head(xbd, xq)) {
 			xb_expire(xbd, xq, XB_EXP_PREEMPT, now);
 			continue;
 		}
@@ -1798,6 +1845,8 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 		}
 		xq->last_end = pos + blk_rq_sectors(rq);
 		xb_coop_judge(xq);
+		if (xbd->rotational)
+			xb_seq_refresh(xbd, xq);
 	}
 
 	xq->was_idle = xq->slot < 0;
@@ -1834,12 +1883,14 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 	 * eligible queue with an earlier finish time (WF2Q+ order); the
 	 * preempted queue is charged only what it received and, if empty,
 	 * keeps its weight in vsum for a while (see xb_vsum_enter()).  Only
-	 * within a group: groups wait for the end of the slot.
+	 * within a group: groups wait for the end of the slot; nor by finish
+	 * time while the served queue keeps the head (xb_raised_keeps_head()).
 	 */
 	if (iq && iq->grp == xq->grp && (xq->cls < iq->cls ||
 		   (xq->cls == iq->cls && xq->tree == XB_TREE_ELIG &&
 		    (xq->wr_coeff > iq->wr_coeff ||
-		     xb_after(iq->vfinish, xq->vfinish)))))
+		     (xb_after(iq->vfinish, xq->vfinish) &&
+		      !xb_raised_keeps_head(xbd, iq))))))
 		xb_expire(xbd, iq, XB_EXP_PREEMPT, now);
 }
 
@@ -2612,6 +2663,8 @@ enum xb_counter_id {
 	XB_C_GROUP_MOVES,
 	XB_C_ORPHAN_KICKS,
 	XB_C_GROUP_LIMITED,
+	XB_C_IDLE_RAISED,
+	XB_C_ACTIVE_STREAMS,
 	XB_C_NR
 };
 
@@ -2633,7 +2686,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"active_raised", "depth_sync_write", "depth_async",
 	"queues_merged_by_pos", "inject_refused", "wr_duration",
 	"local_dispatched", "parked", "groups", "group_moves",
-	"orphan_kicks", "group_limited",
+	"orphan_kicks", "group_limited", "idle_raised", "active_streams",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -2674,6 +2727,8 @@ static void xb_counters_get(void *priv, u64 *v)
 		v[XB_C_EXPIRED + c] = xbd->expired[c];
 	v[XB_C_IDLE_ARMED] = xbd->idle_armed;
 	v[XB_C_IDLE_THROUGHPUT] = xbd->idle_throughput;
+	v[XB_C_IDLE_RAISED] = xbd->idle_raised;
+	v[XB_C_ACTIVE_STREAMS] = xbd->nr_active_seq;
 	v[XB_C_IDLE_STARVED] = xbd->idle_starved;
 	v[XB_C_INJECTED] = xbd->injected;
 	v[XB_C_INJECT_REFUSED] = xbd->inject_refused;
@@ -2826,7 +2881,8 @@ static void xb_exit_sched(struct elevator_queue *e)
 	if (xbd->in_service)
 		xb_expire(xbd, xbd->in_service, XB_EXP_EMPTY, ktime_get_ns());
 	xb_linger_expire(xbd, 0, true);
-	WARN_ON_ONCE(xbd->nr_queued || xbd->inflight || xbd->nr_active);
+	WARN_ON_ONCE(xbd->nr_queued || xbd->inflight || xbd->nr_active ||
+		     xbd->nr_active_seq);
 	WARN_ON_ONCE(!xsched_core_empty(&xbd->core) ||
 		     !list_empty(&xbd->dispatch));
 	/* A queue left would still be an icq's: leak it rather than free. */

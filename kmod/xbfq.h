@@ -205,6 +205,7 @@ struct xb_queue {
 	u64 last_busy_served;		/* sectors in the last busy period */
 	bool io_bound;			/* used a whole budget this busy period */
 	bool was_idle;			/* nothing queued or in flight before */
+	bool seq_counted;		/* in xbd->nr_active_seq */
 	u64 softrt_next_ns;		/* earliest soft real-time return */
 	bool softrt_update;		/* set it at the last completion */
 	/* Burst membership, set at creation. */
@@ -369,6 +370,8 @@ struct xb_data {
 	u64 slot_left_mask;
 	unsigned int nr_active;
 	unsigned int nr_active_raised;		/* of them weight-raised */
+	/* Of them known to be sequential (rotational devices only). */
+	unsigned int nr_active_seq;
 	u64 idle_deadline_ns;			/* in-service idling until */
 	bool idling;
 	/*
@@ -383,7 +386,7 @@ struct xb_data {
 	u64 completed[XB_NR_CLASS];
 	u64 expired[XB_NR_EXP];
 	u64 insert_merged, request_merged, requeued;
-	u64 idle_armed, idle_throughput, injected, inject_refused;
+	u64 idle_armed, idle_throughput, idle_raised, injected, inject_refused;
 	u64 wr_interactive, wr_softrt;
 	u64 fifo_expired, back_seeks, idle_starved;
 

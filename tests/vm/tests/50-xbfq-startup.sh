@@ -11,8 +11,13 @@
 # first for the readers at 4 s, xbfq first for the others), on the same
 # device: xbfq's time at most 1.1x bfq's (over two rounds each if the
 # first is over); the application read all its files and the load kept
-# the disk busy meanwhile.  The full table with mq-deadline and the
-# writers at 1 s is bench/xbfq-startup.sh's.  Where
+# the disk busy meanwhile; in the readers' cases xbfq kept the drive for
+# the raised application against the streams (idle_raised grew).  Then
+# the other side of that rule: four new random readers, all raised, no
+# stream among them: no queue keeps the drive (idle_raised stays 0) and
+# xbfq's slowest read took at most twice bfq's (with the rule applied
+# to them, one waited 2.4 s against bfq's 0.26).  The full table with
+# mq-deadline and the writers at 1 s is bench/xbfq-startup.sh's.  Where
 # xd.scale shrinks the tests (the debug kernel), fewer files; where
 # xd.devtime stretches the drive (8x there), no ratio is asserted (a
 # round there takes a minute or more; docs/xbfq.md has the printed
@@ -31,6 +36,8 @@ round() {
 			continue
 		startup_checked "$s" "$kind" "$lead" "$kind at ${lead}s, $s$suffix"
 		eval "ms_$s=\$((\${ms_$s:-0} + STARTUP_MS))"
+		[ "$s" != xbfq ] ||
+			kept=$((kept + $(xd_stat $STARTUP_DEV idle_raised)))
 	done
 }
 
@@ -41,7 +48,7 @@ for case in "readers 4 bfq xbfq" "writers 4 xbfq bfq" "readers 1 xbfq bfq"; do
 	set -- $case
 	kind=$1 lead=$2
 	shift 2
-	ms_bfq= ms_xbfq=
+	ms_bfq= ms_xbfq= kept=0
 	round "$kind" "$lead" "" "$@"
 	# shellcheck disable=SC2154 # set by round's eval
 	if [ $assert = 1 ]; then
@@ -63,6 +70,31 @@ for case in "readers 4 bfq xbfq" "writers 4 xbfq bfq" "readers 1 xbfq bfq"; do
 	elif [ -n "$ms_bfq" ]; then
 		diag "$kind at ${lead}s: xbfq $ms_xbfq ms, bfq $ms_bfq ms (not asserted with xd.devtime=$XD_DEVTIME)"
 	fi
+	if [ "$kind" = readers ] && [ $assert = 1 ]; then
+		cmp_ok "$kept" -gt 0 "$kind at ${lead}s: xbfq kept the drive for the raised application against the streams (idle_raised)"
+	elif [ "$kind" = readers ]; then
+		diag "$kind at ${lead}s: idle_raised $kept"
+	fi
 done
+
+# rand SCHED: four new random readers (4 KiB, QD 1) for 3 s under SCHED;
+# the slowest read of any of them, in ms, in RAND_MS.
+rand() {
+	check "random readers, $1: selected" sched_set $STARTUP_DEV "$1"
+	check "random readers, $1: four readers ran" fio --output-format=terse \
+		--terse-version=3 --output=/tmp/rand.out --name=rand \
+		--filename=/dev/$STARTUP_DEV --rw=randread --bs=4k --direct=1 \
+		--ioengine=psync --numjobs=4 --offset_increment=100g --size=50g \
+		--time_based --runtime=3 --invalidate=0
+	# terse v3: field 15 is the read completion latency's maximum, us
+	RAND_MS=$(awk -F';' '$15 > m { m = $15 } END { print int(m / 1000) }' /tmp/rand.out)
+}
+rand xbfq
+xb_ms=$RAND_MS
+is "$(xd_stat $STARTUP_DEV idle_raised)" 0 "random readers, no stream: no raised queue kept the drive (idle_raised)"
+rand bfq
+diag "random readers: slowest read xbfq $xb_ms ms, bfq $RAND_MS ms"
+[ $assert = 0 ] ||
+	cmp_ok "$xb_ms" -le $((2 * RAND_MS)) "random readers: xbfq's slowest read at most twice bfq's"
 startup_teardown
 done_testing
