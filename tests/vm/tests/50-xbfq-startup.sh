@@ -34,6 +34,8 @@ round() {
 	for s in "$@"; do
 		[ "$s" = xbfq ] || [ $assert = 1 ] || [ "$XD_REFERENCE" != 0 ] ||
 			continue
+		# A new instance, its counters at 0 (the same name kept it).
+		sched_set $STARTUP_DEV none
 		startup_checked "$s" "$kind" "$lead" "$kind at ${lead}s, $s$suffix"
 		eval "ms_$s=\$((\${ms_$s:-0} + STARTUP_MS))"
 		[ "$s" != xbfq ] ||
@@ -80,6 +82,7 @@ done
 # rand SCHED: four new random readers (4 KiB, QD 1) for 3 s under SCHED;
 # the slowest read of any of them, in ms, in RAND_MS.
 rand() {
+	sched_set $STARTUP_DEV none
 	check "random readers, $1: selected" sched_set $STARTUP_DEV "$1"
 	check "random readers, $1: four readers ran" fio --output-format=terse \
 		--terse-version=3 --output=/tmp/rand.out --name=rand \
