@@ -1035,7 +1035,7 @@ static struct request *xb_pick(struct xb_data *xbd)
 				return NULL;
 			xb_set_in_service(xbd, xq, now);
 		}
-		/* A raised queue keeps the head against raised streams. */
+		/* Not while it keeps the head (xb_raised_keeps_head()). */
 		if (xb_should_yield(xbd, xq) &&
 		    !xb_raised_keeps_head(xbd, xq)) {
 			xb_expire(xbd, xq, XB_EXP_PREEMPT, now);

@@ -110,6 +110,13 @@ static inline void xd_free_requests(struct list_head *list)
 	}
 }
 
+/* What wbt_{dis,en}able_default() take: the disk from 6.2, the queue before. */
+#if defined(XD_WBT_DEFAULT_DISK)
+#define XD_WBT_DEV(q)	((q)->disk)
+#elif defined(XD_WBT_DEFAULT_QUEUE)
+#define XD_WBT_DEV(q)	(q)
+#endif
+
 /*
  * The block layer's default writeback throttling off while the scheduler
  * runs, and back to its default when it leaves, as bfq: the scheduler
@@ -118,13 +125,6 @@ static inline void xd_free_requests(struct list_head *list)
  * the administrator set (wbt_lat_usec) is left alone.  Where the kernel
  * has the queue flag, it also keeps wbt's own re-enabling off meanwhile.
  */
-/* What wbt_{dis,en}able_default() take: the disk from 6.2, the queue before. */
-#if defined(XD_WBT_DEFAULT_DISK)
-#define XD_WBT_DEV(q)	((q)->disk)
-#elif defined(XD_WBT_DEFAULT_QUEUE)
-#define XD_WBT_DEV(q)	(q)
-#endif
-
 static inline void xd_wbt_disable_default(struct request_queue *q)
 {
 #ifdef XD_QUEUE_FLAG_DISABLE_WBT

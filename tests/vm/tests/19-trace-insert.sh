@@ -11,6 +11,7 @@
 T=/sys/kernel/tracing
 [ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null || T=/sys/kernel/debug/tracing
 check "tracefs has block_rq_insert" [ -d $T/events/block/block_rq_insert ]
+buf=$(cat $T/buffer_size_kb)
 echo 8192 >$T/buffer_size_kb
 dev=$(nullb_create trins submit_queues=2 size=64 memory_backed=1 hw_queue_depth=64)
 mm=$(tr : , <"/sys/block/$dev/dev")
@@ -38,6 +39,7 @@ done
 echo 0 >$T/events/block/block_rq_insert/enable
 echo 0 >$T/events/block/block_rq_issue/enable
 echo 1 >$T/tracing_on
+echo "${buf%% *}" >$T/buffer_size_kb
 check "back to none" sched_set "$dev" none
 nullb_remove trins
 check "unload xdeadline and xbfq" rmmod xdeadline xbfq

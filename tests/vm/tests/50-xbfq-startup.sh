@@ -34,7 +34,8 @@ round() {
 	for s in "$@"; do
 		[ "$s" = xbfq ] || [ $assert = 1 ] || [ "$XD_REFERENCE" != 0 ] ||
 			continue
-		# A new instance, its counters at 0 (the same name kept it).
+		# A new instance, counters at 0: selecting the scheduler the
+		# device already runs keeps the old one.
 		sched_set $STARTUP_DEV none
 		startup_checked "$s" "$kind" "$lead" "$kind at ${lead}s, $s$suffix"
 		eval "ms_$s=\$((\${ms_$s:-0} + STARTUP_MS))"
