@@ -42,6 +42,7 @@ inkml { kmemleak_line($0); next }
 /BLKT-HOOK / { tap($2 == "ok", label ": zoned hook (BLKT_ZONED_SCHED) applied to zbd/005 and zbd/006"); next }
 /BLKT-SIZE-HOOK / { tap($2 == "ok", label ": size hook (BLKT_015_COUNT) applied to block/015"); next }
 /BLKT-SWITCH-HOOK / { tap($2 == "ok", label ": switch hook (BLKT_005_TIMEOUT, BLKT_005_SLACK) applied to block/005"); next }
+/BLKT-SWITCH047-HOOK / { tap($2 == "ok", label ": concurrent-switch hook (turns, accepted switches logged) applied to block/047"); next }
 /BLKT-KMEMLEAK-HOOK / { tap($2 == "ok", label ": kmemleak hook (BLKT_KMEMLEAK_EACH) applied to check"); next }
 /BLKT-LOOP-HOOK / { tap($2 == "ok", label ": loop hook (BLKT_UNDER_TEST) applied to block/014, 015, 020 and 021"); next }
 /BLKT-BEGIN / { print "# " label ": " $0; next }
