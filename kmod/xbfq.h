@@ -208,9 +208,10 @@ struct xb_queue {
 	bool seq_counted;		/* in xbd->nr_active_seq */
 	u64 softrt_next_ns;		/* earliest soft real-time return */
 	bool softrt_update;		/* set it at the last completion */
-	/* Burst membership, set at creation. */
+	/* Burst membership, set at creation (large_burst also later). */
 	bool large_burst;
 	bool burst_protected;
+	u32 burst_id;			/* the burst it was created in */
 	/* Injection: service times of its requests, alone and not. */
 	u64 base_st_ns;
 	unsigned int inject_limit;
@@ -408,6 +409,7 @@ struct xb_data {
 	unsigned int nr_queues;
 	u64 last_create_ns;
 	unsigned int burst_size;
+	u32 burst_id;			/* the burst under way */
 	bool burst_protected;
 	u64 queues_created, queues_freed, bursts_large;
 
@@ -540,13 +542,23 @@ static inline bool xb_queue_orphaned(struct xb_data *xbd,
 	       !xq->nr_coop;
 }
 
+/*
+ * In a large burst of creations that found no other queue active: parallel
+ * workers that want throughput, neither raised nor idled for their share.
+ * large_burst may be set after creation (xb_mark_large_burst()).
+ */
+static inline bool xb_burst_unprotected(struct xb_queue *xq)
+{
+	return READ_ONCE(xq->large_burst) && !xq->burst_protected;
+}
+
 /* Weight raising state, refreshed whenever a queue is (re)timestamped. */
 static inline void xb_wr_update(struct xb_data *xbd, struct xb_queue *xq,
 				u64 now)
 {
 	if (xq->wr_coeff > 1 &&
 	    (!READ_ONCE(xbd->low_latency) || !xb_after(xq->wr_end_ns, now) ||
-	     xq->cls != XB_BE ||
+	     xq->cls != XB_BE || xb_burst_unprotected(xq) ||
 	     (!xq->wr_softrt && xq->wr_served > XB_WR_MAX_SERVICE))) {
 		/*
 		 * The end of interactive raising forgets the bandwidth the
@@ -555,7 +567,8 @@ static inline void xb_wr_update(struct xb_data *xbd, struct xb_queue *xq,
 		 * (about 59 MiB) while raised, as BFQ's max_service_from_wr:
 		 * an application has loaded by then, and a greedy reader
 		 * that started with it must not keep a raised weight beside
-		 * the next application for the rest of wr_max_time.
+		 * the next application for the rest of wr_max_time; and
+		 * once its burst turned out large (BFQ too).
 		 */
 		if (!xq->wr_softrt)
 			xq->softrt_next_ns = now;
