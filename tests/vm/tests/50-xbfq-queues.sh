@@ -48,6 +48,24 @@ for mode in processes threads; do
 		"two $mode: their queues freed once they exited, with no I/O after"
 done
 
+# A large burst, as in BFQ: eight processes whose queues are created less
+# than 180 ms apart on an idle device are parallel workers, and none of
+# them stays raised, the first seven included (before session 27 those
+# kept their raising for 3 s: only the eighth and later were marked).
+b0=$(xd_stat "$dev" bursts_large)
+fio --output=/tmp/q.out --name=b --filename="/dev/$dev" --rw=randread --bs=4k \
+	--direct=1 --ioengine=psync --numjobs=8 --size=256m --time_based \
+	--runtime=3 >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+sed 's/^/# /' "$Q"
+raised=$(awk '$1 == "pid" && $3 == "sync" && $7 == "wr" && $8 != 1 { n++ } END { print n + 0 }' "$Q")
+is "$(busy_queues 10)" 8 "eight processes: a queue each, all served"
+is "$(($(xd_stat "$dev" bursts_large) - b0))" 1 "eight processes started together: one large burst"
+is "$raised" 0 "none of the eight raised 1.5 s in"
+wait $pid
+is "$?" 0 "eight processes: fio exited cleanly"
+
 # ionice on a busy process: 16 requests in flight against a device that
 # takes 2 (and enough scheduler tags for them), so its queue never goes
 # idle while fio runs.  fio must outlive both ionice calls: 10 s, and 30
