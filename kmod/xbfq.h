@@ -639,18 +639,23 @@ static inline void xb_linger_expire(struct xb_data *xbd, u64 now, bool all)
  * (V passed its start) and finishes earlier than the served queue's
  * reservation takes over.  A queue just selected has the smallest finish
  * time among the eligible ones, so greedy queues do not alternate.
+ * Returns that queue, or NULL.
  */
-static inline bool xb_should_yield(struct xb_data *xbd, struct xb_queue *xq)
+static inline struct xb_queue *xb_should_yield(struct xb_data *xbd,
+					       struct xb_queue *xq)
 {
 	struct xb_class *c = xb_cls(xq);
+	struct xb_queue *first;
 	struct rb_node *n;
 
 	if (c->nr_busy < 2)
-		return false;
+		return NULL;
 	xb_update_eligible(c);
 	n = rb_first(&c->elig);
-	return n && xb_after(xq->vfinish,
-			     rb_entry(n, struct xb_queue, node)->vfinish);
+	if (!n)
+		return NULL;
+	first = rb_entry(n, struct xb_queue, node);
+	return xb_after(xq->vfinish, first->vfinish) ? first : NULL;
 }
 
 /*
