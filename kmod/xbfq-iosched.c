@@ -912,7 +912,7 @@ static bool xb_raised_keeps_head(struct xb_data *xbd, struct xb_queue *xq)
  * queue for one of equal weight.  A queue that is not a stream (an
  * application's scattered reads) still takes over by its finish time:
  * one that had loaded for longer than its raising, beside four readers,
- * otherwise waited for a slot of each (31-34 s against bfq's 5.3).
+ * otherwise waited for a slot of each (30-34 s against bfq's 5.3).
  * Shares follow the finish times, slot by slot.
  */
 static bool xb_keeps_head(struct xb_data *xbd, struct xb_queue *xq,
