@@ -1195,12 +1195,6 @@ static bool xb_proc_task(void)
 }
 
 /*
- * The queue for @sync requests of the I/O context of @xic, created at its
- * first such request; NULL if that allocation fails.  Without a lock of
- * ours unless it has to be created: the tasks sharing one I/O context
- * (CLONE_IO) may race to create it, qlock decides.
- */
-/*
  * The burst now under way became large: its members created so far (the
  * last queues on the list, of this burst's id) join it, as in BFQ, which
  * marks its whole burst list.  Their raising ends at their next
@@ -1220,6 +1214,12 @@ static void xb_mark_large_burst(struct xb_data *xbd)
 	}
 }
 
+/*
+ * The queue for @sync requests of the I/O context of @xic, created at its
+ * first such request; NULL if that allocation fails.  Without a lock of
+ * ours unless it has to be created: the tasks sharing one I/O context
+ * (CLONE_IO) may race to create it, qlock decides.
+ */
 static struct xb_queue *xb_icq_queue(struct xb_data *xbd, struct xb_icq *xic,
 				     bool sync)
 {
