@@ -935,11 +935,12 @@ static bool xb_should_idle(struct xb_data *xbd, struct xb_queue *xq)
 	if (xq->wr_coeff == 1 && xq->ttime_samples >= 4 &&
 	    xq->ttime_ns > xb_idle_ns(xbd, xq))
 		return false;
+	if (xb_idling_boosts_throughput(xbd, xq))
+		return true;
 	/* Parallel workers: for their throughput only (as BFQ). */
 	if (xb_burst_unprotected(xq))
-		return xb_idling_boosts_throughput(xbd, xq);
-	return xb_idling_boosts_throughput(xbd, xq) ||
-	       xb_raised_keeps_head(xbd, xq) ||
+		return false;
+	return xb_raised_keeps_head(xbd, xq) ||
 	       xb_others_lighter(xbd, xq) || xb_other_groups_active(xbd, xq);
 }
 

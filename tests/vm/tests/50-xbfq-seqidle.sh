@@ -122,7 +122,7 @@ for round in 1 2; do
 	# shellcheck disable=SC2154 # set by the eval above
 	[ $((xbfq_model8 * 100)) -ge $((bfq_model8 * 95)) ] && break
 done
-raised=$(awk '$3 == "sync" && $7 != "wr" { next } $3 == "sync" && $8 != 1 { n++ } END { print n + 0 }' /tmp/seqidle.q)
+raised=$(awk '$1 == "pid" && $3 == "sync" && $7 == "wr" && $8 != 1 { n++ } END { print n + 0 }' /tmp/seqidle.q)
 readers=$(awk '$3 == "sync" { n++ } END { print n + 0 }' /tmp/seqidle.q)
 diag "xbfq: queues 1 s into the run: $(tr '\n' ' ' </tmp/seqidle.q)"
 is "$readers" 8 "xbfq: eight sync queues"
