@@ -28,6 +28,35 @@ scsi_disk() {
 	return 1
 }
 
+# udevd_gone DEV: up to 60 s for udevd and its workers to exit.  If they
+# do not, show what every process and blocked task waits on, and the
+# state of DEV's queue, so that a failure says where it hung.
+udevd_gone() {
+	local i=0
+	while pidof systemd-udevd >/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || { udev_hang_report "$1"; return 1; }
+		sleep 0.1
+	done
+}
+udev_hang_report() {
+	local d f c
+	for d in /proc/[0-9]*; do
+		c=$(cat "$d/cmdline" 2>/dev/null | tr '\0' ' ')
+		[ -n "$c" ] || continue	# a kernel thread: sysrq-w below shows those blocked
+		echo "pid ${d#/proc/} $(cut -d' ' -f2,3 "$d/stat" 2>/dev/null) wchan $(cat "$d/wchan" 2>/dev/null): $c"
+		sed 's/^/    /' "$d/stack" 2>/dev/null
+	done
+	for f in /sys/kernel/debug/block/"$1"/sched/* /sys/kernel/debug/block/"$1"/hctx*/busy \
+			/sys/kernel/debug/block/"$1"/hctx*/dispatch /sys/kernel/debug/block/"$1"/hctx*/state \
+			/sys/kernel/debug/block/"$1"/requeue_list /sys/kernel/debug/block/"$1"/state; do
+		[ -f "$f" ] && sed "s|^|${f#/sys/kernel/debug/block/}: |" "$f" 2>/dev/null | head -20
+	done
+	# Blocked tasks, kernel threads included: only what sysrq-w logs.
+	n=$(dmesg | wc -l)
+	echo w >/proc/sysrq-trigger 2>/dev/null && dmesg | tail -n +$((n + 1)) | head -200
+}
+
 check "the package's rule is installed" test -e /usr/lib/udev/rules.d/60-schedctl.rules
 syslogd -O /tmp/syslog
 /lib/systemd/systemd-udevd --daemon --resolve-names=never
@@ -84,10 +113,14 @@ fi
 # would apply the policy to the next tests' devices.  The event queue is
 # drained first, and udevd gets 60 s to go: on the debug kernel beside
 # the other guests it once outlasted 10 s (a cold make check run).
-udevadm settle -t 60 2>/dev/null
+t0=$(date +%s)
+if ! udevadm settle -t 60 2>/dev/null; then
+	diag "udevadm settle: events still queued after 60 s"
+	udev_hang_report "$sz" | sed 's/^/#   /'
+fi
+diag "udevadm settle took $(($(date +%s) - t0)) s"
 udevadm control --exit
-check "udevd stopped" sh -c 'i=0; while pidof systemd-udevd >/dev/null; do
-	i=$((i + 1)); [ $i -lt 600 ] || exit 1; sleep 0.1; done'
+check "udevd stopped" udevd_gone "$sz"
 rm -f /etc/schedctl.d/50-vm-test.conf
 nullb_remove hp0
 nullb_remove hpz
