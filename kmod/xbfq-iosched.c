@@ -532,6 +532,7 @@ static void xb_expire(struct xb_data *xbd, struct xb_queue *xq, int reason,
 		xq->io_bound = true;
 
 	xbd->in_service = NULL;
+	xbd->kept = false;
 	xb_cancel_idle(xbd);
 	/* Its groups first: they are requeued, then maybe taken out. */
 	if (unlikely(xbd->groups_on))
@@ -554,6 +555,54 @@ static void xb_expire(struct xb_data *xbd, struct xb_queue *xq, int reason,
 	if (xq->prio_pending)
 		xb_set_prio(xbd, xq, xq->new_cls, xq->new_level, now);
 	xb_put_ref_locked(xbd, xq);
+}
+
+/*
+ * Keeping an empty slot.  A queue in service that empties, with nothing
+ * queued anywhere and no reason to idle for it (xb_should_idle()), keeps
+ * its slot without a timer (xbd->kept, since its last completion at
+ * kept_ns): if its own next request comes within slice_idle, of the same
+ * priority and cgroup, and the slot has budget and time left, the slot
+ * goes on (xb_kept_resumes()).  A process alone at queue depth 1 is then
+ * served without being expired, deactivated, activated and picked again
+ * at every request.  Any other insertion, and a dispatch that finds the
+ * queue still empty, first ends the slot as if it had ended at that
+ * completion (xb_end_kept()); nothing was dispatched meanwhile, so no
+ * virtual time moved, and the queue's charge, budget feedback and times
+ * are those the completion would have given it.
+ */
+static bool xb_may_keep(struct xb_data *xbd, struct xb_queue *xq)
+{
+	return !xbd->nr_queued && !xbd->groups_on && xq->cls != XB_IDLE &&
+	       !xq->prio_pending && READ_ONCE(xbd->slice_idle_ns) &&
+	       !xb_queue_orphaned(xbd, xq);
+}
+
+static void xb_end_kept(struct xb_data *xbd)
+{
+	xb_expire(xbd, xbd->in_service, XB_EXP_EMPTY, xbd->kept_ns);
+}
+
+/* Does @rq, about to be inserted into @xq, resume the kept slot? */
+static bool xb_kept_resumes(struct xb_data *xbd, struct xb_queue *xq,
+			    struct request *rq, u64 now)
+{
+	struct xb_group *g;
+	u8 cls, level;
+
+	if (xq != xbd->in_service || xq->merged ||
+	    xq->served >= xq->budget ||
+	    now - xbd->kept_ns > READ_ONCE(xbd->slice_idle_ns) ||
+	    now - xq->slot_start_ns > xb_timeout_ns(xbd, xq))
+		return false;
+	/* A request from another cgroup moves the queue (xb_follow_group()). */
+	if (xbd->cg_active) {
+		g = xb_rq_group(xbd, rq);
+		if (g && g != xq->grp)
+			return false;
+	}
+	xb_ioprio_to_class(req_get_ioprio(rq), &cls, &level);
+	return cls == xq->cls && level == xq->level;
 }
 
 /* ---- request selection within a queue -------------------------------- */
@@ -1036,6 +1085,9 @@ static struct request *xb_pick(struct xb_data *xbd)
 
 	lockdep_assert_held(&xbd->lock);
 
+	/* A kept slot that no request of its queue resumed ends. */
+	if (unlikely(xbd->kept) && !xbd->in_service->queued)
+		xb_end_kept(xbd);
 	xb_linger_expire(xbd, now, false);
 	rq = xb_head_pick(xbd);
 	if (rq) {
@@ -1796,6 +1848,15 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 
 	lockdep_assert_held(&xbd->lock);
 
+	if (unlikely(xbd->kept)) {
+		if (xb_kept_resumes(xbd, xq, rq, now)) {
+			xbd->kept = false;
+			xbd->slots_resumed++;
+		} else {
+			xb_end_kept(xbd);
+		}
+	}
+
 	/* A requeued request gives back what its dispatch took. */
 	if (state & XB_RQ_DISPATCHED) {
 		xq->inflight--;
@@ -1839,7 +1900,8 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 		rq->elv.priv[1] = (void *)((unsigned long)xq->cls <<
 					   XB_RQ_CLS_SHIFT);
 	}
-	if (blk_mq_sched_try_insert_merge(q, rq, free)) {
+	/* Only queued requests are in the merge hash (and last_merge). */
+	if (xbd->nr_queued && blk_mq_sched_try_insert_merge(q, rq, free)) {
 		xbd->insert_merged++;
 		xb_update_active(xbd, xq, now);
 		return;
@@ -2352,10 +2414,15 @@ static void xb_finish_request(struct request *rq)
 		xb_update_active(xbd, xq, now);
 		if (xbd->in_service == xq && !xq->queued && !xq->inflight) {
 			/* Idle for it, or give the device to the others. */
-			if (xb_should_idle(xbd, xq))
+			if (xb_should_idle(xbd, xq)) {
 				xb_start_idling(xbd, xq, now);
-			else
+			} else if (xb_may_keep(xbd, xq)) {
+				xbd->kept = true;
+				xbd->kept_ns = now;
+				xbd->slots_kept++;
+			} else {
 				xb_expire(xbd, xq, XB_EXP_EMPTY, now);
+			}
 			kick = xbd->nr_queued;
 		} else if (xbd->nr_queued && xbd->in_service &&
 			   !xbd->in_service->queued) {
@@ -2706,6 +2773,8 @@ enum xb_counter_id {
 	XB_C_GROUP_LIMITED,
 	XB_C_IDLE_RAISED,
 	XB_C_ACTIVE_STREAMS,
+	XB_C_SLOTS_KEPT,
+	XB_C_SLOTS_RESUMED,
 	XB_C_NR
 };
 
@@ -2728,6 +2797,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"queues_merged_by_pos", "inject_refused", "wr_duration",
 	"local_dispatched", "parked", "groups", "group_moves",
 	"orphan_kicks", "group_limited", "idle_raised", "active_streams",
+	"slots_kept", "slots_resumed",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -2802,6 +2872,8 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_GROUP_MOVES] = xbd->group_moves;
 	v[XB_C_ORPHAN_KICKS] = xbd->orphan_kicks;
 	v[XB_C_GROUP_LIMITED] = sum.group_limited;
+	v[XB_C_SLOTS_KEPT] = xbd->slots_kept;
+	v[XB_C_SLOTS_RESUMED] = xbd->slots_resumed;
 	spin_lock(&xbd->qlock);
 	v[XB_C_QUEUES] = xbd->nr_queues;
 	v[XB_C_QUEUES_CREATED] = xbd->queues_created;

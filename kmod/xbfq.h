@@ -375,6 +375,10 @@ struct xb_data {
 	unsigned int nr_active_seq;
 	u64 idle_deadline_ns;			/* in-service idling until */
 	bool idling;
+	/* The queue in service is empty and keeps its slot: xb_may_keep(). */
+	bool kept;
+	u64 kept_ns;				/* since its last completion */
+	u64 slots_kept, slots_resumed;
 	/*
 	 * Measured peak rate, sectors per second, for max_budget=0 and
 	 * wr_max_time=0; 0 until the first sample.
