@@ -3,7 +3,7 @@
 # on a device that needs no idling, keeps its slot between its requests
 # (slots_kept, slots_resumed) rather than being expired and picked again
 # at each; what it writes so verifies.  Another process's request ends
-# the kept slot at once: two such processes share the device evenly.  A
+# the kept slot at once: two such processes both get the device.  A
 # class change (ionice) of a process whose slot is kept applies at its
 # next request.
 . /tests/lib.sh
@@ -33,7 +33,12 @@ cmp_ok "$res" -ge $((disp * 8 / 10)) "alone: at least 80% of requests resumed a 
 cmp_ok "$emp" -le $((disp / 5)) "alone: at most 20% of slots ended empty"
 
 # Two processes, each one read at a time: a kept slot ends at the other's
-# request.
+# request.  On memory-backed null_blk both readers are bound by their
+# CPUs, not by the device, so their split follows their vCPUs' time as
+# much as the scheduler's order: in one 6.12 boot, three rounds each,
+# none split 0.94-1.36:1, bfq 0.69-1.45:1, xbfq 1.15-1.38:1 (1.00-1.32:1
+# before kept slots), and a make check run gave xbfq 0.68:1.  Only a
+# slot that held the other reader off would go far outside that.
 snap
 fio --output=/tmp/kept.out --output-format=terse --terse-version=3 \
 	--name=a --filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
@@ -48,8 +53,8 @@ b=$(awk -F';' '$3 == "b" { print $6 }' /tmp/kept.out)
 diag "a read ${a:-0} KiB, b ${b:-0} KiB"
 cmp_ok "${b:-0}" -gt 0 "pair: both readers made progress"
 ratio=$(( ${a:-0} * 100 / (${b:-0} + (${b:-0} == 0)) ))
-cmp_ok "$ratio" -ge 75 "pair: a:b at least 0.75:1"
-cmp_ok "$ratio" -le 133 "pair: a:b at most 1.33:1"
+cmp_ok "$ratio" -ge 50 "pair: a:b at least 0.5:1"
+cmp_ok "$ratio" -le 200 "pair: a:b at most 2:1"
 cmp_ok "$emp" -gt 0 "pair: slots ended (kept or not) as the other came"
 
 # ionice on a process alone at QD1: its queue is in service with its slot
