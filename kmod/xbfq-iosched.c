@@ -583,12 +583,14 @@ static void xb_end_kept(struct xb_data *xbd)
 	xb_expire(xbd, xbd->in_service, XB_EXP_EMPTY, xbd->kept_ns);
 }
 
-/* Does @rq, about to be inserted into @xq, resume the kept slot? */
+/*
+ * Does @rq, of priority class @cls and level @level, about to be inserted
+ * into @xq, resume the kept slot?
+ */
 static bool xb_kept_resumes(struct xb_data *xbd, struct xb_queue *xq,
-			    struct request *rq, u64 now)
+			    struct request *rq, u8 cls, u8 level, u64 now)
 {
 	struct xb_group *g;
-	u8 cls, level;
 
 	if (xq != xbd->in_service || xq->merged ||
 	    xq->served >= xq->budget ||
@@ -601,7 +603,6 @@ static bool xb_kept_resumes(struct xb_data *xbd, struct xb_queue *xq,
 		if (g && g != xq->grp)
 			return false;
 	}
-	xb_ioprio_to_class(req_get_ioprio(rq), &cls, &level);
 	return cls == xq->cls && level == xq->level;
 }
 
@@ -1848,8 +1849,9 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 
 	lockdep_assert_held(&xbd->lock);
 
+	xb_ioprio_to_class(req_get_ioprio(rq), &cls, &level);
 	if (unlikely(xbd->kept)) {
-		if (xb_kept_resumes(xbd, xq, rq, now)) {
+		if (xb_kept_resumes(xbd, xq, rq, cls, level, now)) {
 			xbd->kept = false;
 			xbd->slots_resumed++;
 		} else {
@@ -1880,7 +1882,6 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 	 * service at the end of its slot).  The shared fallback queue
 	 * changes only while idle.
 	 */
-	xb_ioprio_to_class(req_get_ioprio(rq), &cls, &level);
 	if (cls == xq->cls && level == xq->level) {
 		xq->prio_pending = false;
 	} else if (xq != &xbd->fallback || (!xq->busy && xq->slot < 0)) {
