@@ -107,6 +107,14 @@ knob() { cat "/sys/block/$1/queue/iosched/$2"; }
 # xd_stat DEV NAME: one counter from the scheduler's debugfs stats
 # (xdeadline's or xbfq's).
 xd_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sched/stats"; }
+# xb_busiest_sync DEV: xbfq's debugfs line ("pid PID sync CLASS/LEVEL
+# ...") of DEV's sync queue with the most requests served.
+xb_busiest_sync() {
+	awk '$1 == "pid" && $3 == "sync" {
+		for (i = 4; i < NF; i++) if ($i == "rqs") r = $(i + 1)
+		if (r + 0 > best) { best = r + 0; l = $0 }
+	} END { print l }' "/sys/kernel/debug/block/$1/sched/queues"
+}
 
 # bfq_learn_no_queueing DEV: make a fresh bfq on DEV learn that the drive
 # does not queue (bfq_data.hw_tag 0).  bfq learns it only from completions

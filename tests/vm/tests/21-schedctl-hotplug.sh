@@ -40,7 +40,7 @@ udevd_gone() {
 	done
 }
 udev_hang_report() {
-	local d f c
+	local d f c n
 	for d in /proc/[0-9]*; do
 		c=$(cat "$d/cmdline" 2>/dev/null | tr '\0' ' ')
 		[ -n "$c" ] || continue	# a kernel thread: sysrq-w below shows those blocked

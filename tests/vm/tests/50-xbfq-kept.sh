@@ -66,10 +66,7 @@ fio --output=/tmp/kept1.out --name=one --filename="/dev/$dev" --rw=randread \
 	--runtime=$busy_s >/dev/null 2>&1 &
 fio_pid=$!
 sleep 1.5
-line=$(awk '$1 == "pid" && $3 == "sync" {
-		for (i = 4; i < NF; i++) if ($i == "rqs") r = $(i + 1)
-		if (r + 0 > best) { best = r + 0; l = $0 }
-	} END { print l }' "$Q")
+line=$(xb_busiest_sync "$dev")
 diag "before: $line"
 set -- $line
 job=${2:-0}

@@ -81,10 +81,7 @@ fio --output=/tmp/q.out --name=busy --filename="/dev/$dev" --rw=randread --bs=4k
 fio_pid=$!
 sleep 1.5
 # The fio job's queue: the sync queue with the most requests served.
-line=$(awk '$1 == "pid" && $3 == "sync" {
-		for (i = 4; i < NF; i++) if ($i == "rqs") r = $(i + 1)
-		if (r > max) { max = r; l = $0 }
-	} END { print l }' "$Q")
+line=$(xb_busiest_sync "$dev")
 diag "before: $line"
 set -- $line
 job=${2:-0}
