@@ -35,6 +35,10 @@
  *    periods kept for guarantees only, other queues' requests are
  *    injected, as far as the in-service queue's measured request service
  *    times allow.
+ *  - Write control: writes may hold only part of the scheduler tags; on
+ *    rotational devices no async request goes to the drive while a sync
+ *    one is in it, and at most a few while sync queues are active, as
+ *    the drive would serve a stream of writes before the read.
  *  - low_latency: interactive and soft real-time weight raising, never soft
  *    real-time for totally seeky queues, and burst detection (queues created
  *    in a large burst get neither raising nor idling unless other queues
@@ -146,6 +150,11 @@ static int xb_slot_of(struct xb_queue *xq)
 	return (xq->cls * XB_NR_LEVELS + xq->level) * 2 + (xq->wr_coeff > 1);
 }
 
+static int xb_slot_cls(int slot)
+{
+	return slot / (XB_NR_LEVELS * 2);
+}
+
 /* Most of the last 32 requests far from the previous one. */
 static bool xb_seeky(struct xb_queue *xq)
 {
@@ -202,6 +211,9 @@ void xb_update_active(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 		left[xq->slot] = now ? now : ktime_get_ns();
 		xbd->nr_active--;
 		xbd->nr_active_raised -= xq->slot & 1;
+		if (xq->sync && xb_slot_cls(xq->slot) != XB_IDLE &&
+		    !--xbd->nr_active_sync)
+			xbd->sync_left_ns = left[xq->slot];
 		if (unlikely(xbd->groups_on) && !--xq->grp->nr_active)
 			xbd->nr_groups_active--;
 	}
@@ -210,6 +222,8 @@ void xb_update_active(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 		xbd->slot_busy_mask |= BIT_ULL(want);
 		xbd->nr_active++;
 		xbd->nr_active_raised += want & 1;
+		if (xq->sync && xb_slot_cls(want) != XB_IDLE)
+			xbd->nr_active_sync++;
 		if (unlikely(xbd->groups_on) && !xq->grp->nr_active++)
 			xbd->nr_groups_active++;
 	}
@@ -783,6 +797,14 @@ static struct request *xb_start(struct xb_data *xbd, struct xb_queue *xq,
 	} else {
 		xbd->idle_wait_ns = now;
 	}
+	if (!xq->sync) {
+		flags |= XB_RQ_ASYNC_IO;
+		xbd->async_inflight++;
+		xbd->async_waiting = false;
+	} else if (xq->cls != XB_IDLE) {
+		flags |= XB_RQ_SYNC_IO;
+		xbd->sync_inflight++;
+	}
 	xb_rq_set_state(rq, XB_RQ_DISPATCHED | flags);
 	rq->fifo_time = now;		/* from now on: dispatch time, ns */
 	xq->inflight++;
@@ -796,6 +818,20 @@ static struct request *xb_start(struct xb_data *xbd, struct xb_queue *xq,
 #endif
 	rq->rq_flags |= RQF_STARTED;
 	return rq;
+}
+
+/* @rq of @xq, dispatched with @state, left the drive or was requeued. */
+static void xb_drive_done(struct xb_data *xbd, struct xb_queue *xq,
+			  unsigned long state)
+{
+	xq->inflight--;
+	xbd->inflight--;
+	if (state & XB_RQ_NONIDLE)
+		xbd->nonidle_inflight--;
+	if (state & XB_RQ_SYNC_IO)
+		xbd->sync_inflight--;
+	if (state & XB_RQ_ASYNC_IO)
+		xbd->async_inflight--;
 }
 
 /* Dispatch @rq from the in-service queue: charge V and the slot. */
@@ -846,6 +882,45 @@ static bool xb_may_inject(struct xb_data *xbd, struct xb_queue *xq,
 }
 
 /*
+ * Must an async request wait before it goes to the drive?  On rotational
+ * devices only.  A drive serves the commands it holds by positioning
+ * time, so writes that each continue the one before are always nearer
+ * than a sync read elsewhere, and the read waits until the drive ages it
+ * (simdisk: 500 ms): a process reading its files one at a time beside
+ * the flusher got two reads a second, whatever its share, because the
+ * writes were in the drive before its read was dispatched (docs/xbfq.md,
+ * "Writes in the drive").  So, as CFQ did: no async request goes to the
+ * drive while a sync request of the RT or BE class is in it, and while
+ * sync queues of those classes are active, or one was less than
+ * slice_idle ago (a process between two requests), at most
+ * XB_ASYNC_DRIVE_SYNC async requests are in the drive.  A sync read then
+ * waits for a few writes, not for the drive's aging.  Nothing waits for
+ * a timer: a held request waits for a sync completion or an async one,
+ * and each such completion runs the queue (xb_finish_request()).  The
+ * async queue keeps its slot meanwhile; its budget and timeout still end
+ * it.
+ */
+static bool xb_async_held(struct xb_data *xbd, u64 now)
+{
+	if (!xbd->rotational)
+		return false;
+	if (xbd->sync_inflight)
+		return true;
+	if (xbd->async_inflight < XB_ASYNC_DRIVE_SYNC)
+		return false;
+	return xbd->nr_active_sync ||
+	       xb_after(xbd->sync_left_ns + READ_ONCE(xbd->slice_idle_ns), now);
+}
+
+/* xb_async_held() said yes: count it once per wait. */
+static void xb_async_wait(struct xb_data *xbd)
+{
+	if (!xbd->async_waiting)
+		xbd->async_held++;
+	xbd->async_waiting = true;
+}
+
+/*
  * Inject a request of another queue of the same class into the idle time
  * of @xq, within @xq's injection limit: the first queue owed service
  * (S <= V), in finish time order, whose next request xb_may_inject().
@@ -869,6 +944,10 @@ static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 	xb_update_eligible(c);
 	for (n = rb_first(&c->elig); n; n = rb_next(n)) {
 		other = rb_entry(n, struct xb_queue, node);
+		if (!other->sync && xb_async_held(xbd, now)) {
+			xb_async_wait(xbd);
+			continue;
+		}
 		rq = xb_zone_filter(other, xb_queue_pick_rq(xbd, other));
 		if (!rq)
 			continue;
@@ -1123,6 +1202,11 @@ static struct request *xb_pick(struct xb_data *xbd)
 			if (now - xq->slot_start_ns > xb_timeout_ns(xbd, xq)) {
 				xb_expire(xbd, xq, XB_EXP_TIMEOUT, now);
 				continue;
+			}
+			/* Writes wait for sync I/O in the drive. */
+			if (!xq->sync && xb_async_held(xbd, now)) {
+				xb_async_wait(xbd);
+				return NULL;
 			}
 			rq = xb_zone_filter(xq, xb_queue_pick_rq(xbd, xq));
 			/* Zone writes in flight hold all of it back: wait. */
@@ -1861,10 +1945,7 @@ static void xb_insert_one(struct xb_data *xbd, struct request *rq,
 
 	/* A requeued request gives back what its dispatch took. */
 	if (state & XB_RQ_DISPATCHED) {
-		xq->inflight--;
-		xbd->inflight--;
-		if (state & XB_RQ_NONIDLE)
-			xbd->nonidle_inflight--;
+		xb_drive_done(xbd, xq, state);
 		xbd->requeued++;
 #ifdef XD_ZONE_WRITE_LOCK
 		blk_req_zone_write_unlock(rq);
@@ -2397,13 +2478,10 @@ static void xb_finish_request(struct request *rq)
 	if (state & XB_RQ_DISPATCHED) {
 		now = ktime_get_ns();
 		spin_lock_irqsave(&xbd->lock, flags);
-		xq->inflight--;
-		xbd->inflight--;
+		xb_drive_done(xbd, xq, state);
 		xbd->completed[xb_rq_cls(rq)]++;
-		if (state & XB_RQ_NONIDLE) {
-			xbd->nonidle_inflight--;
+		if (state & XB_RQ_NONIDLE)
 			xbd->nonidle_done_ns = now;
-		}
 		xq->last_done_ns = now;
 		xb_rq_unhold(xbd, xq, rq);
 		/* Not while raised as interactive, as BFQ. */
@@ -2430,6 +2508,11 @@ static void xb_finish_request(struct request *rq)
 			/* Room for injection may have opened up. */
 			kick = true;
 		} else if (xbd->nr_queued && !xbd->in_service) {
+			kick = true;
+		}
+		/* A held write may go now. */
+		if (xbd->async_waiting && !xb_async_held(xbd, now)) {
+			xbd->async_waiting = false;
 			kick = true;
 		}
 #ifdef XD_ZONE_WRITE_LOCK
@@ -2776,6 +2859,7 @@ enum xb_counter_id {
 	XB_C_ACTIVE_STREAMS,
 	XB_C_SLOTS_KEPT,
 	XB_C_SLOTS_RESUMED,
+	XB_C_ASYNC_HELD,
 	XB_C_NR
 };
 
@@ -2798,7 +2882,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"queues_merged_by_pos", "inject_refused", "wr_duration",
 	"local_dispatched", "parked", "groups", "group_moves",
 	"orphan_kicks", "group_limited", "idle_raised", "active_streams",
-	"slots_kept", "slots_resumed",
+	"slots_kept", "slots_resumed", "async_held",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -2875,6 +2959,7 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_GROUP_LIMITED] = sum.group_limited;
 	v[XB_C_SLOTS_KEPT] = xbd->slots_kept;
 	v[XB_C_SLOTS_RESUMED] = xbd->slots_resumed;
+	v[XB_C_ASYNC_HELD] = xbd->async_held;
 	spin_lock(&xbd->qlock);
 	v[XB_C_QUEUES] = xbd->nr_queues;
 	v[XB_C_QUEUES_CREATED] = xbd->queues_created;

@@ -59,6 +59,11 @@ enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
 #define XB_IDLE_STARVE_NS	(200 * NSEC_PER_MSEC)
 /* An async queue is charged this many times its service (not raised). */
 #define XB_ASYNC_CHARGE		3
+/*
+ * Async requests in a rotational drive while sync queues of the RT or BE
+ * class are active (xb_async_held()).
+ */
+#define XB_ASYNC_DRIVE_SYNC	4
 /* Budgets, in sectors. */
 #define XB_DEF_MAX_BUDGET	16384
 #define XB_MIN_BUDGET		64
@@ -118,9 +123,11 @@ enum {
 #define XB_RQ_SHARED		16UL	/* other queues' requests in flight */
 #define XB_RQ_NONIDLE		32UL	/* counted in nonidle_inflight */
 #define XB_RQ_HELD		64UL	/* counted in its queue's held */
+#define XB_RQ_SYNC_IO		128UL	/* counted in sync_inflight */
 /* The class it was counted in at insertion (inserted_*, dispatched_*...). */
 #define XB_RQ_CLS_SHIFT		8
 #define XB_RQ_CLS_MASK		(3UL << XB_RQ_CLS_SHIFT)
+#define XB_RQ_ASYNC_IO		(1UL << 10)	/* counted in async_inflight */
 /* What a request keeps from its insertion to its completion. */
 #define XB_RQ_KEEP		(XB_RQ_CLS_MASK | XB_RQ_HELD)
 /* Groups' tag limits look at most this many levels below the root. */
@@ -356,6 +363,17 @@ struct xb_data {
 	unsigned int inflight;			/* dispatched, not completed */
 	unsigned int nonidle_inflight;
 	u64 nonidle_done_ns;
+	/*
+	 * Writes in the drive beside sync I/O (xb_async_held()): sync
+	 * requests of the RT and BE classes and async requests in flight,
+	 * sync queues of those classes active, since when none is, and
+	 * whether an async request waits for a completion.
+	 */
+	unsigned int sync_inflight, async_inflight;
+	unsigned int nr_active_sync;
+	u64 sync_left_ns;
+	bool async_waiting;
+	u64 async_held;
 	/* Since when the IDLE class waits: became busy, or last dispatch. */
 	u64 idle_wait_ns;
 	int slot_count[XB_NR_CLASS][XB_NR_LEVELS][2];
