@@ -7,7 +7,10 @@
 # readers, then four writers, keep the disk busy) and prints, per load and
 # lead time, the application's time under each scheduler: mq-deadline's
 # one round, the mean of bfq's and of xbfq's two rounds, and xbfq / bfq.
-# About 4 min per kernel on an idle 2-core host.
+# About 4 min per kernel on an idle 2-core host.  VM_APPEND="xd.scale=300
+# xd.test_timeout=3000" reads 600 files instead (an application that
+# loads for longer than xbfq's 3 s raising); a round beside the writers
+# can take a minute under bfq there.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/tests/vm/common.sh"

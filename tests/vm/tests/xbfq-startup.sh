@@ -5,7 +5,7 @@
 # files while the disk is kept busy, on simdisk's HDD model (read cache
 # and look-ahead on, as 30-simdisk-model).  The application is one new
 # process reading NFILES files of 64 KiB, 4 MiB apart (fio, strided, one
-# read per file at QD 1): 12.5 MiB in 200 seeks.  The load is four
+# read per file at QD 1): 12.5 MiB in 200 seeks (200 scaled by xd.scale).  The load is four
 # sequential readers at QD 1 in 1 MiB commands, then four sequential
 # writers through the page cache (the flusher writes), each in its own
 # part of the disk.  The application starts LEAD seconds after the load:
@@ -18,7 +18,7 @@
 # load kept the disk busy.
 . /tests/lib.sh
 
-startup_setup 200
+startup_setup "$(scaled 200)"
 
 order="mq-deadline bfq xbfq xbfq bfq"
 for kind in readers writers; do
