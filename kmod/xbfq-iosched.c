@@ -791,19 +791,20 @@ static struct request *xb_start(struct xb_data *xbd, struct xb_queue *xq,
 		flags |= XB_RQ_ALONE;
 	else if (xbd->inflight > xq->inflight)
 		flags |= XB_RQ_SHARED;
-	if (xq->cls != XB_IDLE) {
-		flags |= XB_RQ_NONIDLE;
-		xbd->nonidle_inflight++;
-	} else {
-		xbd->idle_wait_ns = now;
-	}
 	if (!xq->sync) {
 		flags |= XB_RQ_ASYNC_IO;
 		xbd->async_inflight++;
 		xbd->async_waiting = false;
-	} else if (xq->cls != XB_IDLE) {
-		flags |= XB_RQ_SYNC_IO;
-		xbd->sync_inflight++;
+	}
+	if (xq->cls != XB_IDLE) {
+		flags |= XB_RQ_NONIDLE;
+		xbd->nonidle_inflight++;
+		if (xq->sync) {
+			flags |= XB_RQ_SYNC_IO;
+			xbd->sync_inflight++;
+		}
+	} else {
+		xbd->idle_wait_ns = now;
 	}
 	xb_rq_set_state(rq, XB_RQ_DISPATCHED | flags);
 	rq->fifo_time = now;		/* from now on: dispatch time, ns */

@@ -19,12 +19,9 @@
 # device marked non-rotational, xbfq holds no writes back.
 . /tests/lib.sh
 
-STARTUP_DEV=simdisk0
+# The application tests' drive, bfq and dirty limits (no application).
+startup_setup 0
 dev=$STARTUP_DEV
-check "load simdisk (HDD model, NCQ depth 32)" simdisk_hdd "$XD_DEVTIME" \
-	capacity_gb=1000 ncq_depth=32 zero_reads=0
-check "bfq available" modprobe bfq
-dirty_limits $((64 << 20)) $((16 << 20))
 
 # run SCHED SECS: "READS P99_US WRITTEN_SECTORS HELD", the reader reading
 # for SECS s, 3 s after the writers started
@@ -85,7 +82,5 @@ diag "xbfq, non-rotational: $1 reads, $(($3 / 2048)) MiB written, async_held $4"
 is "$4" 0 "non-rotational: xbfq held no writes back"
 echo 1 >/sys/block/$dev/queue/rotational
 
-dirty_restore
-check "back to none" sched_set $dev none
-check "unload simdisk" rmmod simdisk
+startup_teardown
 done_testing
