@@ -9,8 +9,9 @@
 # one round, the mean of bfq's and of xbfq's two rounds, and xbfq / bfq.
 # About 4 min per kernel on an idle 2-core host.  VM_APPEND="xd.scale=300
 # xd.test_timeout=3000" reads 600 files instead (an application that
-# loads for longer than xbfq's 3 s raising); a round beside the writers
-# can take a minute under bfq there.
+# loads for longer than the shortest raising time, 3 s); a round beside
+# the writers can take a minute under bfq there.  bench/xbfq-raising.sh
+# compares xbfq's raising times on that application.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/tests/vm/common.sh"

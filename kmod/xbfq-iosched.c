@@ -291,8 +291,8 @@ static unsigned int xb_min_budget(struct xb_data *xbd)
 }
 
 /*
- * How long interactive raising lasts, in ms: wr_max_time (3 s by
- * default), or with 0 BFQ's rule: a large application takes longer to
+ * How long interactive raising lasts, in ms: wr_max_time where set, or
+ * with 0 (the default) BFQ's rule: a large application takes longer to
  * load on a slower device, so the time a reference drive needs
  * (XB_WR_REF_*) is scaled by its rate over this device's measured peak
  * rate, within 3-25 s.  Before the first sample, as BFQ, two thirds of

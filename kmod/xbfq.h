@@ -72,14 +72,14 @@ enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
 #define XB_IDLE_CLASS_DELAY_MS	20
 #define XB_WR_COEFF		30
 /*
- * Interactive raising time: fixed by default (see docs/xbfq.md for why),
- * and with wr_max_time 0 (automatic), as BFQ's: a reference
- * drive's time scaled by its rate over the device's peak rate, within
- * XB_WR_DUR_MIN_MS-XB_WR_DUR_MAX_MS.  BFQ's reference pairs, converted
- * to sectors per second (its 14000 and 33000 sectors/us << 16): a
+ * Interactive raising time: by default (wr_max_time 0, automatic) as
+ * BFQ's, a reference drive's time scaled by its rate over the device's
+ * peak rate, within XB_WR_DUR_MIN_MS-XB_WR_DUR_MAX_MS; a fixed time in
+ * ms where wr_max_time is set.  BFQ's reference pairs, converted to
+ * sectors per second (its 14000 and 33000 sectors/us << 16): a
  * rotational drive and a non-rotational one.
  */
-#define XB_WR_MAX_TIME_MS	3000
+#define XB_WR_MAX_TIME_MS	0
 #define XB_WR_REF_RATE_ROT	213623
 #define XB_WR_REF_MS_ROT	7000
 #define XB_WR_REF_RATE_NONROT	503540

@@ -12,7 +12,7 @@ K=/sys/block/$dev/queue/iosched
 for kv in slice_idle=8 slice_idle_us=8000 low_latency=1 timeout_sync=125 \
 	max_budget=0 strict_guarantees=0 back_seek_max=16384 back_seek_penalty=2 \
 	fifo_expire_sync=125 fifo_expire_async=250 congestion_threshold=75 \
-	wr_max_time=3000 local_dispatch=1; do
+	wr_max_time=0 local_dispatch=1; do
 	is "$(cat "$K/${kv%%=*}" 2>/dev/null)" "${kv#*=}" "default ${kv%%=*}"
 done
 # Invalid values are refused and keep the old value.
@@ -28,11 +28,12 @@ echo 3 >"$K/slice_idle"
 is "$(cat "$K/slice_idle_us")" 3000 "slice_idle and slice_idle_us agree"
 echo 8 >"$K/slice_idle"
 
-# The raising time: wr_max_time (3 s by default); with 0 (automatic) a reference
+# The raising time: with wr_max_time 0 (automatic, the default) a reference
 # drive's time scaled by its rate over the measured peak rate, within
 # 3-25 s, and before any measurement two thirds of the reference rate:
 # 2.5 s x 3/2 on a non-rotational device, 7 s x 3/2 on a rotational one.
-# wr_duration (ms) is the time in use.
+# wr_duration (ms) is the time in use; a wr_max_time other than 0 is the
+# time.
 # wr_auto_ms PEAK: the expected automatic time on this (non-rotational)
 # device
 wr_auto_ms() {
@@ -41,25 +42,23 @@ wr_auto_ms() {
 	[ $t -le 25000 ] || t=25000
 	echo $t
 }
-is "$(xd_stat "$dev" wr_duration)" 3000 "wr_duration by default: 3000 ms"
 is "$(xd_stat "$dev" peak_rate)" 0 "no peak rate measured yet"
-echo 0 >"$K/wr_max_time"
-is "$(cat "$K/wr_max_time")" 0 "wr_max_time 0 (automatic) taken"
-is "$(xd_stat "$dev" wr_duration)" 3750 "automatic, before a measurement: 3750 ms (non-rotational)"
+is "$(xd_stat "$dev" wr_duration)" 3750 "by default automatic, before a measurement: 3750 ms (non-rotational)"
 echo 5000 >"$K/wr_max_time"
+is "$(cat "$K/wr_max_time")" 5000 "wr_max_time 5000 taken"
 is "$(xd_stat "$dev" wr_duration)" 5000 "wr_max_time 5000 is the raising time"
+echo 0 >"$K/wr_max_time"
+is "$(xd_stat "$dev" wr_duration)" 3750 "wr_max_time 0: automatic again"
 check "switch to none" sched_set "$dev" none
 echo 1 >"/sys/block/$dev/queue/rotational"
 check "xbfq on the device marked rotational" sched_set "$dev" xbfq
-echo 0 >"$K/wr_max_time"
-is "$(xd_stat "$dev" wr_duration)" 10500 "automatic, before a measurement: 10500 ms (rotational)"
+is "$(xd_stat "$dev" wr_duration)" 10500 "by default automatic, before a measurement: 10500 ms (rotational)"
 is "$(cat "$K/local_dispatch")" 0 "local_dispatch off by default on a rotational device"
 check "switch to none" sched_set "$dev" none
 echo 0 >"/sys/block/$dev/queue/rotational"
 check "back to xbfq" sched_set "$dev" xbfq
-# The rest of the test runs with the automatic time, to compare it with
-# the peak rate measured meanwhile.
-echo 0 >"$K/wr_max_time"
+# The rest of the test runs with the automatic time (the default), to
+# compare it with the peak rate measured meanwhile.
 
 verify() {	# verify LABEL RW BS: with an RT and an IDLE job beside (all scaled)
 	integrity_verify "$dev" "$1" "$2" "$3" 12m \

@@ -10,8 +10,8 @@
 # writers through the page cache (the flusher writes), each in its own
 # part of the disk.  The application starts LEAD seconds after the load:
 # 1 s (the load's own new queues are still weight-raised by both
-# schedulers) and 4 s (past xbfq's 3 s raising; bfq computes its raising
-# time from the device's rate and does not show it).  Per load and lead:
+# schedulers) and 4 s (their raising is over: each was served the 59 MiB
+# that ends it).  Per load and lead:
 # mq-deadline once, then bfq and xbfq twice each in the order bfq, xbfq,
 # xbfq, bfq.  Each round prints "# RESULT KIND LEAD SCHED MS"; the
 # checks are only that every application read all its files and that the
