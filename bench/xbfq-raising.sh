@@ -18,10 +18,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf '%-6s %-8s %5s  %s\n' kernel load lead "variant: rounds (s)"
 for label in "$@"; do
-	"$VM_DIR/fetch-kernel.sh" "$label" >/dev/null 2>&1 || die "cannot fetch kernel $label"
-	run_guest_script "$label" xbfq-raising "$tmp/$label.log" >"$tmp/$label.tap" ||
-		die "$label: the run failed: $(grep "not ok" "$tmp/$label.tap" | head -n 3)"
-	grep -ao '# RESULT .*' "$tmp/$label.log" | awk -v k="$label" '
+	guest_results "$label" xbfq-raising "$tmp" >"$tmp/$label.res"
+	awk -v k="$label" '
 		{
 			key = $3 " " $4
 			if (!(key in seen)) { seen[key] = 1; order[++n] = key }
@@ -38,5 +36,5 @@ for label in "$@"; do
 					line = line (j > 1 ? "; " : "") w[j] " " r[order[i], w[j]]
 				printf "%-6s %-8s %4ss  %s\n", k, a[1], a[2], line
 			}
-		}'
+		}' "$tmp/$label.res"
 done

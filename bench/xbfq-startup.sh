@@ -20,10 +20,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf '%-6s %-8s %5s %12s %9s %9s %11s\n' kernel load "lead" "mq-deadline" bfq xbfq "xbfq/bfq"
 for label in "$@"; do
-	"$VM_DIR/fetch-kernel.sh" "$label" >/dev/null 2>&1 || die "cannot fetch kernel $label"
-	run_guest_script "$label" xbfq-startup "$tmp/$label.log" >"$tmp/$label.tap" ||
-		die "$label: the run failed: $(grep "not ok" "$tmp/$label.tap" | head -n 3)"
-	grep -ao '# RESULT .*' "$tmp/$label.log" | awk -v k="$label" '
+	guest_results "$label" xbfq-startup "$tmp" >"$tmp/$label.res"
+	awk -v k="$label" '
 		{
 			key = $3 " " $4
 			if (!(key in seen)) { seen[key] = 1; order[++n] = key }
@@ -38,5 +36,5 @@ for label in "$@"; do
 				printf "%-6s %-8s %4ss %10d ms %6d ms %6d ms %10.2fx\n", k,
 					a[1], a[2], m, b, x, x / b
 			}
-		}'
+		}' "$tmp/$label.res"
 done

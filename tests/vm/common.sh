@@ -156,6 +156,17 @@ need_root() {
 	[ "$(id -u)" = 0 ] || die "$1 needs root (it installs packages and uses chroot/unshare)"
 }
 
+# guest_results LABEL TEST DIR: fetch LABEL's kernel, run the guest script
+# TEST there (run_guest_script; its serial log and TAP in DIR) and print
+# the "# RESULT ..." lines it logged, for bench/ scripts that tabulate
+# them.  Dies, with the failed checks, if the fetch or the run failed.
+guest_results() {
+	"$VM_DIR/fetch-kernel.sh" "$1" >/dev/null 2>&1 || die "cannot fetch kernel $1"
+	run_guest_script "$1" "$2" "$3/$1.log" >"$3/$1.tap" ||
+		die "$1: the run failed: $(grep "not ok" "$3/$1.tap" | head -n 3)"
+	grep -ao '# RESULT .*' "$3/$1.log"
+}
+
 # run_guest_script LABEL TEST LOG: build the modules and an initramfs for
 # the kernel LABEL, boot it and run the guest script tests/vm/tests/TEST.sh
 # alone; the serial log goes to LOG.  For bench/ scripts that read their
