@@ -3190,7 +3190,7 @@ static int xb_queues_show(void *data, struct seq_file *m)
 	spin_lock(&xbd->qlock);
 	list_for_each_entry(xq, &xbd->queues, all)
 		seq_printf(m,
-			   "pid %d %s %s/%u w %u wr %u busy %d svc %s S %llu F %llu budget %u queued %u inflight %u rqs %llu inj %llu ttime %llu limit %u guests %u into %d cgid %llu\n",
+			   "pid %d %s %s/%u w %u wr %u busy %d svc %s S %llu F %llu budget %u queued %u inflight %u rqs %llu inj %llu ttime %llu limit %u guests %u into %d cgid %llu burst %u large %d\n",
 			   xq->pid, xq->sync ? "sync" : "async",
 			   xb_class_name[xq->cls], xq->level, xq->weight,
 			   xq->wr_coeff, xq->busy,
@@ -3199,7 +3199,8 @@ static int xb_queues_show(void *data, struct seq_file *m)
 			   xq->queued, xq->inflight, xq->dispatched_rqs,
 			   xq->injected_rqs, xq->ttime_ns,
 			   xq->inject_limit, xq->nr_coop,
-			   xq->merged ? xq->merged->pid : -1, xq->grp->cgid);
+			   xq->merged ? xq->merged->pid : -1, xq->grp->cgid,
+			   xq->burst_id, READ_ONCE(xq->large_burst));
 	spin_unlock(&xbd->qlock);
 	spin_unlock_irqrestore(&xbd->lock, flags);
 	return 0;

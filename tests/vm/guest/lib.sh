@@ -107,6 +107,15 @@ knob() { cat "/sys/block/$1/queue/iosched/$2"; }
 # xd_stat DEV NAME: one counter from the scheduler's debugfs stats
 # (xdeadline's or xbfq's).
 xd_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sched/stats"; }
+# xb_bursts FILE: in how many bursts the sync queues of a saved copy of
+# xbfq's debugfs queues listing were created (1: all in one; each line's
+# "burst ID").  Creations less than 180 ms apart form a burst, in the
+# guest's clock: a host that stalls the guest for longer splits one.
+xb_bursts() {
+	awk '$1 == "pid" && $3 == "sync" {
+		for (i = 4; i < NF; i++) if ($i == "burst") b[$(i + 1)] = 1
+	} END { for (k in b) n++; print n + 0 }' "$1"
+}
 # xb_busiest_sync DEV: xbfq's debugfs line ("pid PID sync CLASS/LEVEL
 # ...") of DEV's sync queue with the most requests served.
 xb_busiest_sync() {

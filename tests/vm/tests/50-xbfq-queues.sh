@@ -59,16 +59,35 @@ done
 # than 180 ms apart on an idle device are parallel workers, and none of
 # them stays raised, the first seven included (before session 27 those
 # kept their raising for 3 s: only the eighth and later were marked).
-b0=$(xd_stat "$dev" bursts_large)
-fio --output=/tmp/q.out --name=b --filename="/dev/$dev" --rw=randread --bs=4k \
-	--direct=1 --ioengine=psync --numjobs=8 --size=256m --time_based \
-	--runtime=3 >/dev/null 2>&1 &
-pid=$!
-sleep 1.5
-snap
+# The 180 ms are the guest's: a host that stalls the guest between two
+# of fio's first requests splits the eight (a CI run on 2026-12-05 under
+# full host load found no burst, and all eight raised).  Each queue's
+# line names its burst; a try whose eight came in more than one burst
+# proves nothing and is run again, up to three times.
+burst_try() {
+	b0=$(xd_stat "$dev" bursts_large)
+	fio --output=/tmp/q.out --name=b --filename="/dev/$dev" --rw=randread --bs=4k \
+		--direct=1 --ioengine=psync --numjobs=8 --size=256m --time_based \
+		--runtime=3 >/dev/null 2>&1 &
+	pid=$!
+	sleep 1.5
+	snap
+}
+for try in 1 2 3; do
+	burst_try
+	n=$(xb_bursts /tmp/q.list)
+	[ "$n" = 1 ] || [ $try = 3 ] && break
+	diag "try $try: the eight queues were created in $n bursts (the guest stalled): again"
+	wait $pid
+done
 raised=$(awk '$1 == "pid" && $3 == "sync" && $7 == "wr" && $8 != 1 { n++ } END { print n + 0 }' /tmp/q.list)
+marked=$(awk '$1 == "pid" && $3 == "sync" {
+	for (i = 4; i < NF; i++) if ($i == "large") n += $(i + 1) == 1
+} END { print n + 0 }' /tmp/q.list)
 is "$(busy_queues 10)" 8 "eight processes: a queue each, all served"
+is "$(xb_bursts /tmp/q.list)" 1 "eight processes started together: their queues created in one burst"
 is "$(($(xd_stat "$dev" bursts_large) - b0))" 1 "eight processes started together: one large burst"
+is "$marked" 8 "all eight queues marked as in a large burst"
 is "$raised" 0 "none of the eight raised 1.5 s in"
 wait $pid
 is "$?" 0 "eight processes: fio exited cleanly"

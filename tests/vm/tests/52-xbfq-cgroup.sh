@@ -429,8 +429,10 @@ wbytes() { iostat "$1" "$FMM" wbytes; }
 # c_async [PRIO]: how many async queues of cgroup c's group debugfs
 # lists (of priority PRIO only, "be/4" say).
 c_async() {
-	awk -v id="$(cg_id c)" -v p="${1:-}" '$1 == "pid" && $2 == 0 && $3 == "async" &&
-		(p == "" || $4 == p) && $NF == id { n++ } END { print n + 0 }' \
+	awk -v id="$(cg_id c)" -v p="${1:-}" '$1 == "pid" && $2 == 0 && $3 == "async" {
+		for (i = 4; i < NF; i++) if ($i == "cgid") g = $(i + 1)
+		if ((p == "" || $4 == p) && g == id) n++
+	} END { print n + 0 }' \
 		"/sys/kernel/debug/block/$fdev/sched/queues"
 }
 # charged LABEL: c's 2 MiB (io.stat), c's group's served, root's not.
