@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # build-image.sh root SRC | config LABEL
 #
-#   root SRC      print the path of a cached tar archive of the blktests
-#                 guest's root: Debian 12 (bookworm) minbase with the
-#                 programs blktests needs, and blktests itself, built, at
-#                 /opt/blktests.  SRC: a blktests tarball or tree.  The
-#                 guest unpacks it from a raw disk into a tmpfs, so any
-#                 kernel with virtio-blk and tmpfs boots it, with or without
-#                 disk filesystems (the debug kernel has none).
+#   root SRC      print the path of a cached cpio archive (newc, not
+#                 compressed) of the blktests guest's root: Debian 12
+#                 (bookworm) minbase with the programs blktests needs, and
+#                 blktests itself, built, at /opt/blktests, all under
+#                 newroot/.  SRC: a blktests tarball or tree.  Appended to
+#                 a label's initramfs, the kernel unpacks it into the
+#                 initramfs's rootfs at boot, so any kernel with an
+#                 initramfs boots it, with or without disk filesystems
+#                 (the debug kernel has none).
 #   config LABEL  print the path of a kernel label's config file.
 #
 # The archive is keyed by what it is made of and lives in
@@ -76,33 +78,33 @@ root)
 	flock 8
 	root=$(rootfs)
 	key=$( (basename "$root"; src_key "$src"; sha256sum <"$0") | sha256sum | cut -c1-12)
-	img="$cache/root-$key.tar"
+	img="$cache/root-$key.cpio"
 	if [ ! -e "$img" ]; then
 		stage=$(mktemp -d "$cache/.stage.XXXXXX")
 		trap 'rm -rf "$stage"' EXIT
-		mkdir -p "$stage/opt/blktests"
+		# The root, less what the guest never runs: Python and perl's
+		# modules come with fio's tools; nothing here runs them.
+		cp -a "$root" "$stage/newroot"
+		rm -rf "$stage/newroot/.complete" "$stage"/newroot/usr/lib/python3* \
+			"$stage/newroot/usr/share/perl" "$stage/newroot/usr/lib/x86_64-linux-gnu/perl" \
+			"$stage/newroot/var/cache/apt" "$stage/newroot/var/lib/apt/lists"
+		mkdir -p "$stage/newroot/opt/blktests"
 		if [ -f "$src" ]; then
-			tar -C "$stage/opt/blktests" --strip-components=1 -xzf "$src"
+			tar -C "$stage/newroot/opt/blktests" --strip-components=1 -xzf "$src"
 		else
-			cp -a "$src/." "$stage/opt/blktests/"
-			rm -rf "$stage/opt/blktests/.git"
+			cp -a "$src/." "$stage/newroot/opt/blktests/"
+			rm -rf "$stage/newroot/opt/blktests/.git"
 		fi
-		[ -x "$stage/opt/blktests/check" ] || die "$src is not a blktests tree (no ./check)"
+		[ -x "$stage/newroot/opt/blktests/check" ] || die "$src is not a blktests tree (no ./check)"
 		# Built here: the root is bookworm like this host, so same glibc.
-		make -C "$stage/opt/blktests" -j"$(nproc)" >"$stage/make.log" 2>&1 ||
+		make -C "$stage/newroot/opt/blktests" -j"$(nproc)" >"$stage/make.log" 2>&1 ||
 			{ tail -n 30 "$stage/make.log" >&2; die "building blktests failed"; }
 		msg "writing $img"
-		# Python and perl's modules come with fio's tools; nothing here
-		# runs them.
-		tar -C "$root" --exclude=./.complete --exclude='./usr/lib/python3*' \
-			--exclude=./usr/share/perl --exclude=./usr/lib/x86_64-linux-gnu/perl \
-			--exclude=./var/cache/apt --exclude=./var/lib/apt/lists \
-			-cf "$img.partial" . &&
-			tar -C "$stage" -rf "$img.partial" ./opt/blktests ||
+		(cd "$stage" && find newroot | cpio -o -H newc --quiet) >"$img.partial" ||
 			die "cannot write $img"
 		mv "$img.partial" "$img"
 		# Archives of older keys are dead weight.
-		find "$cache" -maxdepth 1 -name 'root-*' ! -name "root-$key.tar" -delete
+		find "$cache" -maxdepth 1 -name 'root-*' ! -name "root-$key.cpio" -delete
 	fi
 	echo "$img"
 	;;
