@@ -101,8 +101,8 @@ sched_set() {
 
 sched_current() { sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"; }
 
-# knob DEV NAME: read an iosched knob.
-knob() { cat "/sys/block/$1/queue/iosched/$2"; }
+# knob DEV NAME: read an iosched knob (bash's read: no process started).
+knob() { local v; read -r v <"/sys/block/$1/queue/iosched/$2" && printf '%s\n' "$v"; }
 
 # xd_stat DEV NAME: one counter from the scheduler's debugfs stats
 # (xdeadline's or xbfq's).
