@@ -25,6 +25,9 @@ mkdir -p build
 ver=$(cat VERSION)
 
 t "make deb builds both packages, lintian reports no errors" make -s deb
+# DEB_READY=FILE (make check's full run): created once the .debs are
+# built (or not), for the VM suite, which waits for it.
+[ -z "${DEB_READY:-}" ] || touch "$DEB_READY"
 debs=$(ls build/deb/schedctl_"$ver"_*.deb build/deb/schedctl-dkms_"$ver"_all.deb 2>/dev/null)
 [ "$(echo "$debs" | wc -w)" = 2 ] || finish
 t "make rpm builds the CLI and DKMS packages" make -s rpm
