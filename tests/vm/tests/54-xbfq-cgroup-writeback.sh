@@ -13,7 +13,8 @@
 # wbytes, the kernel's own count), and for xbfq each group's served sectors
 # (debugfs), summed over two rounds.  Asserted: under xbfq the writes
 # reach both groups, both make progress, io.stat and the groups agree,
-# the tag limits acted (group_limited) and the split is the weights'
+# the tag limits acted (group_limited) and, where the memory controller
+# gives each cgroup its own writeback (below), the split is the weights'
 # within -37%/+50% (2.5 to 6; measured 3.5-4.9 a round on every kernel,
 # bfq 1.0-3.3), and writeback throttling is as under bfq while xbfq runs
 # (the default's off) and back to its default after.  Without the tag
@@ -84,7 +85,17 @@ is "$(cat "/sys/block/$dev/$P2/size")" 204800 "the second has 204800 sectors"
 
 mkdir "$T"
 check "enable io below it" sh -c "echo +io >$T/cgroup.subtree_control"
-grep -qw memory "$T/cgroup.controllers" && echo +memory >"$T/cgroup.subtree_control"
+# With the memory controller each cgroup's dirty pages have a writeback
+# context (and a dirty limit) of their own.  Without it (the debug
+# kernel: no CONFIG_MEMCG, so no cgroup writeback) both writers dirty
+# pages against one limit, and once they reach it the kernel's dirty
+# throttling, which slows every writer of the disk alike, can set their
+# rates instead of the scheduler: there a CI run on 2026-12-06 split one
+# round 1.16:1 (3.31-3.97 in the four runs before).  So the split is
+# asserted where the memory controller is on (every Debian kernel) and
+# printed where it is not.
+memcg=0
+grep -qw memory "$T/cgroup.controllers" && echo +memory >"$T/cgroup.subtree_control" && memcg=1
 mkdir "$T/a" "$T/b"
 wbytes() { iostat "$1" "$MM" wbytes; }
 served() { grp "$dev" "$1" served; }
@@ -173,10 +184,14 @@ for s in bfq xbfq; do
 			"xbfq: the groups' served sectors cover io.stat's bytes (within 10%)"
 		cmp_ok "$(xd_stat "$dev" group_limited)" -gt "$lim0" \
 			"xbfq: the groups' tag limits held a writer to one tag"
-		cmp_ok "$((2 * W_B))" -ge "$((5 * W_A))" \
-			"xbfq: the heavier cgroup wrote at least 2.5 times as much"
-		cmp_ok "$W_B" -le "$((6 * W_A))" \
-			"xbfq: and at most 6 times as much"
+		if [ $memcg = 1 ]; then
+			cmp_ok "$((2 * W_B))" -ge "$((5 * W_A))" \
+				"xbfq: the heavier cgroup wrote at least 2.5 times as much"
+			cmp_ok "$W_B" -le "$((6 * W_A))" \
+				"xbfq: and at most 6 times as much"
+		else
+			diag "xbfq: the split is not asserted: no memory controller, so no cgroup writeback"
+		fi
 	fi
 done
 diag "writeback split b/a at weights 400:100: bfq ${bfq_ratio:--}, xbfq ${xbfq_ratio:--}"
