@@ -92,6 +92,27 @@ else
 	notok "no mark is left once the guests ran"
 fi
 
+# VM_SLOT_NICE: a VM slot's command runs at that nice, even below the
+# caller's (as root; make check's full run runs the rest 10 higher), and
+# the caller is back at its own nice after it.
+if [ "$(id -u)" = 0 ]; then
+	: >"$T/log"
+	export T
+	nice -n 5 bash -c '. tests/vm/common.sh
+		job() { echo "start $1 $(nice)" >>"$T/log"; }
+		VM_SLOT_NICE=$(($(nice) - 5)) vm_slot job low
+		echo "after $(nice)" >>"$T/log"'
+	c=$((base + 5 > 19 ? 19 : base + 5))	# the caller's nice there
+	if [ "$(cat "$T/log")" = "$(printf 'start low %s\nafter %s' "$((c - 5))" "$c")" ]; then
+		ok "VM_SLOT_NICE: the command runs at that nice, below the caller's, and the caller keeps its own"
+	else
+		notok "VM_SLOT_NICE: the command runs at that nice, below the caller's, and the caller keeps its own"
+		sed 's/^/#   /' "$T/log"
+	fi
+else
+	ok "VM_SLOT_NICE # SKIP not root: only root lowers a nice"
+fi
+
 rm -rf "$T"
 echo "vm-slot: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
