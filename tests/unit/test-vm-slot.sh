@@ -15,6 +15,8 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/vm-slot.XXXXXX")
 # (no EXIT trap: the jobs below run in background subshells, which would
 # run it when they end)
 export SCHEDCTL_CACHE=$T/cache VM_SLOTS=1
+# (make check's full run exports VM_SLOT_NICE; tested on its own below)
+unset VM_SLOT_NICE
 . tests/vm/common.sh
 
 # job NAME SECS: log NAME's start (with the nice it runs at) and end,
