@@ -40,26 +40,33 @@ short() {
 # inversion needs a run that finds another CPU dispatching.
 secs=$(scaled 10)
 [ "$secs" -ge 8 ] || secs=8
-fio --output=/tmp/exit.fio --output-format=terse --terse-version=3 \
-	--filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
-	--ioengine=psync --time_based --runtime="$((secs + 2))" \
-	--name=a --name=b >/dev/null 2>&1 &
-fpid=$!
-sleep 1
-end=$(($(date +%s) + secs))
-short 1 &
-s1=$!
-short 2 &
-s2=$!
-wait "$s1" "$s2"
-wait "$fpid"
-is "$?" 0 "the steady readers' fio finished without error"
-read -r n1 bad1 </tmp/exit.1
-read -r n2 bad2 </tmp/exit.2
-diag "short readers: $n1 + $n2, failed $bad1 + $bad2; steady: $(awk -F';' '{ printf "%s %s IOPS  ", $3, $8 }' /tmp/exit.fio)"
-# How many run depends on the guest's speed (the debug kernel beside
-# make check's other guests: 18 in 8 s); orphan_kicks below says whether
-# the path ran.
+# How many short readers run depends on the guest's speed (the debug
+# kernel beside make check's other guests: 14-22 in 8 s), and a host that
+# stalls the guest takes from the window: such a round (stall_again) runs
+# again, up to three.  orphan_kicks below says whether the path ran.
+for round in 1 2 3; do
+	stall_watch
+	fio --output=/tmp/exit.fio --output-format=terse --terse-version=3 \
+		--filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
+		--ioengine=psync --time_based --runtime="$((secs + 2))" \
+		--name=a --name=b >/dev/null 2>&1 &
+	fpid=$!
+	sleep 1
+	end=$(($(date +%s) + secs))
+	short 1 &
+	s1=$!
+	short 2 &
+	s2=$!
+	wait "$s1" "$s2"
+	wait "$fpid"
+	frc=$?
+	read -r n1 bad1 </tmp/exit.1
+	read -r n2 bad2 </tmp/exit.2
+	diag "round $round: short readers: $n1 + $n2, failed $bad1 + $bad2; steady: $(awk -F';' '{ printf "%s %s IOPS  ", $3, $8 }' /tmp/exit.fio)"
+	stall_again $round || break
+	[ "$frc" = 0 ] && [ $((bad1 + bad2)) = 0 ] || break
+done
+is "$frc" 0 "the steady readers' fio finished without error"
 cmp_ok "$((n1 + n2))" -ge 10 "at least 10 short readers ran"
 is "$((bad1 + bad2))" 0 "every short reader read its blocks"
 for j in a b; do
