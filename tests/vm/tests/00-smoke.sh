@@ -18,32 +18,31 @@ check "rmmod xdeadline" rmmod xdeadline
 check_fails "module gone" grep -q '^xdeadline ' /proc/modules
 
 # The harness's stall watcher (stall_watch, stall_end in lib.sh): a
-# watcher held still for 400 ms, as a host that leaves the guest without
-# a CPU holds the whole guest, reads as a stall of 300 ms or more; the
-# stall_again rule then runs the round again, and not in round 3.
+# watcher held still for twice STALL_MS, as a host that leaves the guest
+# without a CPU holds the whole guest, reads as a stall of at least 3/4
+# of that; the stall_again rule then runs the round again, and not in
+# round 3.
+hold=$((2 * STALL_MS))
+hold_s=$(awk -v m=$hold 'BEGIN { printf "%.3f", m / 1000 }')
+# hold_watcher: stop the watcher for hold ms
+hold_watcher() {
+	sleep 0.2
+	kill -STOP "$STALL_PID"
+	sleep "$hold_s"
+	kill -CONT "$STALL_PID"
+	sleep 0.2
+}
 stall_watch
-sleep 0.3
-kill -STOP "$STALL_PID"
-sleep 0.4
-kill -CONT "$STALL_PID"
-sleep 0.3
-STALL_PID_KEPT=$STALL_PID
+hold_watcher
+kept=$STALL_PID
 st=$(stall_end)
-diag "stall watcher, held 400 ms: longest stall $st ms"
-cmp_ok "$st" -ge 300 "stall watcher: a 400 ms pause reads as a stall of 300 ms or more"
-check_fails "stall watcher: gone after stall_end" kill -0 "$STALL_PID_KEPT"
+diag "stall watcher, held $hold ms: longest stall $st ms"
+cmp_ok "$st" -ge $((hold * 3 / 4)) "stall watcher: a $hold ms pause reads as a stall of $((hold * 3 / 4)) ms or more"
+check_fails "stall watcher: gone after stall_end" kill -0 "$kept"
 stall_watch
-sleep 0.2
-kill -STOP "$STALL_PID"
-sleep 0.4
-kill -CONT "$STALL_PID"
-sleep 0.2
+hold_watcher
 check "stall_again: round 1 with a stall runs again" stall_again 1
 stall_watch
-sleep 0.2
-kill -STOP "$STALL_PID"
-sleep 0.4
-kill -CONT "$STALL_PID"
-sleep 0.2
+hold_watcher
 check_fails "stall_again: round 3 with a stall is judged as it is" stall_again 3
 done_testing

@@ -24,10 +24,8 @@ snap() {
 # busy_queues MIN: sync queues of the snapshot that served at least MIN
 # requests.
 busy_queues() {
-	awk -v min="$1" '$1 == "pid" && $3 == "sync" {
-		for (i = 4; i < NF; i++) if ($i == "rqs") r = $(i + 1)
-		if (r + 0 >= min + 0) n++
-	} END { print n + 0 }' /tmp/q.list
+	awk -v min="$1" "$XB_FIELD"' $1 == "pid" && $3 == "sync" &&
+		field("rqs") + 0 >= min + 0 { n++ } END { print n + 0 }' /tmp/q.list
 }
 
 for mode in processes threads; do
@@ -81,9 +79,8 @@ for try in 1 2 3; do
 	wait $pid
 done
 raised=$(awk '$1 == "pid" && $3 == "sync" && $7 == "wr" && $8 != 1 { n++ } END { print n + 0 }' /tmp/q.list)
-marked=$(awk '$1 == "pid" && $3 == "sync" {
-	for (i = 4; i < NF; i++) if ($i == "large") n += $(i + 1) == 1
-} END { print n + 0 }' /tmp/q.list)
+marked=$(awk "$XB_FIELD"' $1 == "pid" && $3 == "sync" && field("large") + 0 == 1 { n++ }
+	END { print n + 0 }' /tmp/q.list)
 is "$(busy_queues 10)" 8 "eight processes: a queue each, all served"
 is "$(xb_bursts /tmp/q.list)" 1 "eight processes started together: their queues created in one burst"
 is "$(($(xd_stat "$dev" bursts_large) - b0))" 1 "eight processes started together: one large burst"
@@ -128,8 +125,8 @@ n=0
 i=0
 while [ $i -lt 20 ]; do
 	i=$((i + 1))
-	n=$(grep "^pid $job sync " "$Q" | awk '{ for (i = 1; i < NF; i++)
-		if ($i == "queued" || $i == "inflight") n += $(i + 1); print n + 0 }')
+	n=$(grep "^pid $job sync " "$Q" | awk "$XB_FIELD"' { n += field("queued") + field("inflight") }
+		END { print n + 0 }')
 	[ "${n:-0}" -gt 0 ] && break
 	sleep 0.05
 done

@@ -176,8 +176,8 @@ weights() {
 }
 # qcg ID: how many lines of $dev's debugfs queues show cgroup id ID.
 qcg() {
-	awk -v id="$1" '{ for (i = 1; i < NF; i++) if ($i == "cgid" && $(i + 1) == id) n++ }
-		END { print n + 0 }' "/sys/kernel/debug/block/$dev/sched/queues"
+	awk -v id="$1" "$XB_FIELD"' field("cgid") + 0 == id + 0 { n++ } END { print n + 0 }' \
+		"/sys/kernel/debug/block/$dev/sched/queues"
 }
 # ratio A B: 100 x A / B
 ratio() { echo $(($1 * 100 / ($2 + ($2 == 0)))); }
@@ -436,10 +436,9 @@ wbytes() { iostat "$1" "$FMM" wbytes; }
 # c_async [PRIO]: how many async queues of cgroup c's group debugfs
 # lists (of priority PRIO only, "be/4" say).
 c_async() {
-	awk -v id="$(cg_id c)" -v p="${1:-}" '$1 == "pid" && $2 == 0 && $3 == "async" {
-		for (i = 4; i < NF; i++) if ($i == "cgid") g = $(i + 1)
-		if ((p == "" || $4 == p) && g == id) n++
-	} END { print n + 0 }' \
+	awk -v id="$(cg_id c)" -v p="${1:-}" "$XB_FIELD"' $1 == "pid" && $2 == 0 &&
+		$3 == "async" && (p == "" || $4 == p) && field("cgid") + 0 == id + 0 { n++ }
+		END { print n + 0 }' \
 		"/sys/kernel/debug/block/$fdev/sched/queues"
 }
 # charged LABEL: c's 2 MiB (io.stat), c's group's served, root's not.

@@ -114,11 +114,8 @@ only_parent() {
 # the parent's group keeps its async queue for the removed cgroups'
 # writeback, charged to the parent.)
 stale_queues() {
-	awk -v r="$(stat -c %i "$CG")" -v par="$(stat -c %i "$T")" '
-		$1 == "pid" {
-			for (i = 4; i < NF; i++) if ($i == "cgid") g = $(i + 1)
-			print $2, (g == r || g == par), $0
-		}' \
+	awk -v r="$(stat -c %i "$CG")" -v par="$(stat -c %i "$T")" "$XB_FIELD"'
+		$1 == "pid" { g = field("cgid") + 0; print $2, (g == r || g == par), $0 }' \
 		"/sys/kernel/debug/block/$dev/sched/queues" | while read -r pid kept line; do
 		if [ "$kept" = 0 ] || { [ "$pid" != 0 ] && [ ! -d "/proc/$pid" ]; }; then
 			echo "$line"
