@@ -41,9 +41,11 @@ short() {
 secs=$(scaled 10)
 [ "$secs" -ge 8 ] || secs=8
 # How many short readers run depends on the guest's speed (the debug
-# kernel beside make check's other guests: 14-22 in 8 s), and a host that
-# stalls the guest takes from the window: such a round (stall_again) runs
-# again, up to three.  orphan_kicks below says whether the path ran.
+# kernel: 36 in 8 s beside one other guest; beside make check's others
+# 14-22 until session 31, 10-13 in session 32's CI runs), and a host
+# that stalls the guest takes from the window: a round that saw a stall
+# (stall_again) or fewer than 6 short readers (three each: the loop ran)
+# runs again, up to three.  orphan_kicks below says whether the path ran.
 for round in 1 2 3; do
 	stall_watch
 	fio --output=/tmp/exit.fio --output-format=terse --terse-version=3 \
@@ -63,11 +65,13 @@ for round in 1 2 3; do
 	read -r n1 bad1 </tmp/exit.1
 	read -r n2 bad2 </tmp/exit.2
 	diag "round $round: short readers: $n1 + $n2, failed $bad1 + $bad2; steady: $(awk -F';' '{ printf "%s %s IOPS  ", $3, $8 }' /tmp/exit.fio)"
-	stall_again $round || break
-	[ "$frc" = 0 ] && [ $((bad1 + bad2)) = 0 ] || break
+	[ "$frc" = 0 ] && [ $((bad1 + bad2)) = 0 ] || { stall_end >/dev/null; break; }
+	stall_again $round && continue
+	[ $((n1 + n2)) -lt 6 ] && [ $round -lt 3 ] || break
+	diag "round $round: fewer than 6 short readers (a guest short of CPU?): again"
 done
 is "$frc" 0 "the steady readers' fio finished without error"
-cmp_ok "$((n1 + n2))" -ge 10 "at least 10 short readers ran"
+cmp_ok "$((n1 + n2))" -ge 6 "at least 6 short readers ran"
 is "$((bad1 + bad2))" 0 "every short reader read its blocks"
 for j in a b; do
 	cmp_ok "$(awk -F';' -v j=$j '$3 == j { print $8 }' /tmp/exit.fio)" -gt 0 \
