@@ -175,7 +175,7 @@ stall_end() {
 }
 # stall_again ROUND: after stall_watch and a round's measurement: true
 # (run the round again) if the round saw a stall over STALL_MS and it was
-# not the third; says so either way.  The longest stall is left in STALL.
+# not the third; says so either way.
 # On the debug kernel (xd.devtime above 100) the watcher's own wake-ups
 # came 160-210 ms late now and then in a make check run (KASAN, lockdep
 # and kmemleak under TCG beside the other guests), where the tests'
@@ -183,13 +183,14 @@ stall_end() {
 STALL_MS=150
 [ "$XD_DEVTIME" -le 100 ] || STALL_MS=400
 stall_again() {
-	STALL=$(stall_end)
-	[ "$STALL" -gt "$STALL_MS" ] || return 1
+	local st
+	st=$(stall_end)
+	[ "$st" -gt "$STALL_MS" ] || return 1
 	if [ "$1" -ge 3 ]; then
-		diag "round $1: the guest stalled $STALL ms; no round left, judged as it is"
+		diag "round $1: the guest stalled $st ms; no round left, judged as it is"
 		return 1
 	fi
-	diag "round $1: the guest stalled $STALL ms (over $STALL_MS): again"
+	diag "round $1: the guest stalled $st ms (over $STALL_MS): again"
 	return 0
 }
 

@@ -16,7 +16,6 @@ echo 0 >"/sys/block/$dev/queue/iosched/low_latency"
 # Stretch slice_idle with the device.
 si=$(cat "/sys/block/$dev/queue/iosched/slice_idle_us")
 devtime "$si" >"/sys/block/$dev/queue/iosched/slice_idle_us"
-xb_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sched/stats"; }
 
 # pair LEVEL_A LEVEL_B: run both readers for 8 s; prints "KB_A KB_B".
 pair() {
@@ -39,32 +38,31 @@ pair() {
 # reader's think time past slice_idle) gave 6.04:1 in a CI round, with
 # twice the usual empty expirations (both pairs: expired_empty 1106
 # against 503-559 in four earlier runs, idle_armed 372 against 477-560),
-# where those runs gave 7.4-7.5:1.  So another round, up to three, when one comes out under
-# the floor; the floor holds for the best round, the ceiling for every
-# round, and each round's counters are printed.  A scheduler that does
-# not weigh fails all three.
+# where those runs gave 7.4-7.5:1.  So another round, up to three, when
+# one comes out under the floor; the floor holds for the best round, the
+# ceiling for every round, and each round's counters are printed.  A
+# scheduler that does not weigh fails all three.
 best=0 most=0
 for round in 1 2 3; do
-	e0=$(xb_stat "$dev" expired_empty)
-	a0=$(xb_stat "$dev" idle_armed)
+	e0=$(xd_stat "$dev" expired_empty)
+	a0=$(xd_stat "$dev" idle_armed)
 	stall_watch
 	set -- $(pair 0 7)
 	st=$(stall_end)
 	ratio=$(( $1 * 100 / ($2 + ($2 == 0)) ))
 	diag "round $round: BE0 read $1 KiB, BE7 read $2 KiB, ratio x100 $ratio (weights 800:100, want 800 +- 20%);" \
-		"expired_empty +$(($(xb_stat "$dev" expired_empty) - e0)), idle_armed +$(($(xb_stat "$dev" idle_armed) - a0)), longest stall $st ms"
-	light=$2
+		"expired_empty +$(($(xd_stat "$dev" expired_empty) - e0)), idle_armed +$(($(xd_stat "$dev" idle_armed) - a0)), longest stall $st ms"
 	[ "$ratio" -gt "$most" ] && most=$ratio
 	if [ "$ratio" -gt "$best" ]; then
 		best=$ratio
-		best_light=$light
+		best_light=$2
 	fi
 	[ "$ratio" -ge 640 ] && break
 done
 cmp_ok "${best_light:-0}" -gt 0 "the light reader made progress"
 cmp_ok "$best" -ge 640 "BE0:BE7 bandwidth at least 6.4:1 (the best round)"
 cmp_ok "$most" -le 960 "BE0:BE7 bandwidth at most 9.6:1 (every round)"
-cmp_ok "$(xb_stat "$dev" idle_armed)" -gt 0 "the heavier queue was idled for"
+cmp_ok "$(xd_stat "$dev" idle_armed)" -gt 0 "the heavier queue was idled for"
 
 for round in 1 2 3; do
 	stall_watch
@@ -78,7 +76,7 @@ cmp_ok "$ratio" -ge 90 "equal weights: at least 0.9:1"
 cmp_ok "$ratio" -le 110 "equal weights: at most 1.1:1"
 
 sed 's/^/# /' "/sys/kernel/debug/block/$dev/sched/stats"
-is "$(xb_stat "$dev" in_flight)" 0 "nothing left in flight"
+is "$(xd_stat "$dev" in_flight)" 0 "nothing left in flight"
 check "back to none" sched_set "$dev" none
 nullb_remove fair
 done_testing

@@ -12,7 +12,6 @@ check "switch to xbfq" sched_set "$dev" xbfq
 # alike (20 ms stays 20 ms elsewhere).
 d=$(cat "/sys/block/$dev/queue/iosched/idle_class_delay")
 devtime "$d" >"/sys/block/$dev/queue/iosched/idle_class_delay"
-xb_stat() { awk -v k="$2" '$1 == k { print $2 }' "/sys/kernel/debug/block/$1/sched/stats"; }
 
 # A BE reader for 4 s and an IDLE reader for 7 s, started together: the
 # idle reader gets one read per 200-330 ms while the BE reader runs (each
@@ -58,9 +57,9 @@ cmp_ok "${be:-0}" -gt 0 "BE reader made progress"
 # summed over the samples; at least one read per second.
 cmp_ok "$most" -le 36 "idle class: at most one read per 200 ms while BE is busy (every round)"
 cmp_ok "$most" -ge 6 "idle class: not starved while BE is busy (a read per second or more)"
-cmp_ok "$(xb_stat "$dev" idle_starved)" -gt 0 "idle_starved counts the reads let through"
+cmp_ok "$(xd_stat "$dev" idle_starved)" -gt 0 "idle_starved counts the reads let through"
 cmp_ok "${after:-0}" -gt 0 "idle class served once BE is idle"
-cmp_ok "$(xb_stat "$dev" completed_idle)" -gt 0 "requests counted as idle class"
+cmp_ok "$(xd_stat "$dev" completed_idle)" -gt 0 "requests counted as idle class"
 sed 's/^/# /' "/sys/kernel/debug/block/$dev/sched/stats"
 check "back to none" sched_set "$dev" none
 nullb_remove idlec
