@@ -922,42 +922,155 @@ static void xb_async_wait(struct xb_data *xbd)
 }
 
 /*
+ * May @other, a queue of class @c, inject into the idle time of @xq?  Its
+ * request in *@rqp if so; *@refused if it had one that failed the rules.
+ */
+static bool xb_inject_try(struct xb_data *xbd, struct xb_queue *xq,
+			  struct xb_queue *other, u64 now,
+			  struct request **rqp, bool *refused)
+{
+	struct request *rq;
+
+	if (!other->sync && xb_async_held(xbd, now)) {
+		xb_async_wait(xbd);
+		return false;
+	}
+	rq = xb_zone_filter(other, xb_queue_pick_rq(xbd, other));
+	if (!rq)
+		return false;
+	if (!xb_may_inject(xbd, xq, other, rq)) {
+		*refused = true;
+		return false;
+	}
+	*rqp = rq;
+	return true;
+}
+
+/*
+ * The first queue of class @c owed service (S <= V), in finish time
+ * order, whose next request may go into the idle time of @xq
+ * (xb_inject_try()).  In another group's class (@foreign) then the
+ * others, in start time order: V there advances only with that group's
+ * own service, so its queues wait as pending while it is not served.
+ */
+static struct xb_queue *xb_inject_find(struct xb_data *xbd,
+				       struct xb_queue *xq, struct xb_class *c,
+				       bool foreign, u64 now,
+				       struct request **rqp, bool *refused)
+{
+	struct xb_queue *other;
+	struct rb_node *n;
+
+	xb_update_eligible(c);
+	for (n = rb_first(&c->elig); n; n = rb_next(n)) {
+		other = rb_entry(n, struct xb_queue, node);
+		if (xb_inject_try(xbd, xq, other, now, rqp, refused))
+			return other;
+	}
+	for (n = foreign ? rb_first(&c->pend) : NULL; n; n = rb_next(n)) {
+		other = rb_entry(n, struct xb_queue, node);
+		if (xb_inject_try(xbd, xq, other, now, rqp, refused))
+			return other;
+	}
+	return NULL;
+}
+
+/*
+ * Has a group other than @xq's active queues?  Then the device waits for
+ * @xq as for a lighter queue: a group's share is kept only while its
+ * queues hold the device between their requests (BFQ idles whenever
+ * several groups are active, too).
+ */
+static bool xb_other_groups_active(struct xb_data *xbd, struct xb_queue *xq)
+{
+	return xbd->groups_on &&
+	       xbd->nr_groups_active > (xq->grp->nr_active ? 1 : 0);
+}
+
+/*
+ * May a request of another group go beside those of @xq, the queue in
+ * service, waited for while other groups are active?  Only while @xq has
+ * a request in flight, into a hardware slot that is free, and within
+ * @xq's injection limit counted over the other queues' requests in
+ * flight.  The group waited for keeps its share: its next request never
+ * waits behind another group's, in the drive or for a driver tag (which
+ * the injection feedback, timing requests from their dispatch, would not
+ * see); the other groups only use the parallelism it leaves unused.
+ */
+static bool xb_may_inject_groups(struct xb_data *xbd, struct xb_queue *xq)
+{
+	return xq->inflight && xbd->inflight < xbd->hw_depth &&
+	       xbd->inflight - xq->inflight < xq->inject_limit;
+}
+
+/*
+ * Nothing of @xq's own group to inject: a queue of the same class in
+ * another busy group, as BFQ's injection takes any active queue.  The
+ * root cgroup's own queues (top) first, then up to XB_INJECT_GROUPS of
+ * the linked groups with busy queues of that class, taking turns: the
+ * search starts after the group that injected last.
+ */
+static struct xb_queue *xb_inject_find_groups(struct xb_data *xbd,
+					      struct xb_queue *xq, u64 now,
+					      struct request **rqp,
+					      bool *refused)
+{
+	struct xb_group *cand[XB_INJECT_GROUPS], *g;
+	struct xb_queue *other;
+	unsigned int n = 0, i, k;
+
+	if (!xb_other_groups_active(xbd, xq))
+		return NULL;
+	if (xq->grp != &xbd->top && xbd->top.cls[xq->cls].nr_busy) {
+		other = xb_inject_find(xbd, xq, &xbd->top.cls[xq->cls], true,
+				       now, rqp, refused);
+		if (other)
+			return other;
+	}
+	list_for_each_entry(g, &xbd->groups, link) {
+		if (g == xq->grp || !g->cls[xq->cls].nr_busy)
+			continue;
+		cand[n++] = g;
+		if (n == XB_INJECT_GROUPS)
+			break;
+	}
+	for (i = 0; i < n; i++) {
+		k = (xbd->inject_turn + i) % n;
+		other = xb_inject_find(xbd, xq, &cand[k]->cls[xq->cls], true,
+				       now, rqp, refused);
+		if (other) {
+			xbd->inject_turn = k + 1;
+			return other;
+		}
+	}
+	return NULL;
+}
+
+/*
  * Inject a request of another queue of the same class into the idle time
- * of @xq, within @xq's injection limit: the first queue owed service
- * (S <= V), in finish time order, whose next request xb_may_inject().
+ * of @xq: from @xq's own group within @xq's injection limit
+ * (xb_inject_find()), else from another group beside @xq's requests in
+ * flight (xb_may_inject_groups(), xb_inject_find_groups()).
  */
 static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 				 u64 now)
 {
-	struct xb_class *c = xb_cls(xq);
 	struct xb_queue *other = NULL;
 	struct request *rq = NULL;
 	bool refused = false;
-	struct rb_node *n;
 	u64 charge, vt;
 
-	if (!READ_ONCE(xbd->injection) || READ_ONCE(xbd->strict_guarantees) ||
-	    xbd->inflight >= xq->inject_limit)
+	if (!READ_ONCE(xbd->injection) || READ_ONCE(xbd->strict_guarantees))
 		return NULL;
 	/* Another queue's request would cost the seek idling saves. */
 	if (xb_idling_boosts_throughput(xbd, xq))
 		return NULL;
-	xb_update_eligible(c);
-	for (n = rb_first(&c->elig); n; n = rb_next(n)) {
-		other = rb_entry(n, struct xb_queue, node);
-		if (!other->sync && xb_async_held(xbd, now)) {
-			xb_async_wait(xbd);
-			continue;
-		}
-		rq = xb_zone_filter(other, xb_queue_pick_rq(xbd, other));
-		if (!rq)
-			continue;
-		if (xb_may_inject(xbd, xq, other, rq))
-			break;
-		refused = true;
-		rq = NULL;
-	}
-	if (!rq) {
+	if (xbd->inflight < xq->inject_limit)
+		other = xb_inject_find(xbd, xq, xb_cls(xq), false, now, &rq,
+				       &refused);
+	if (!other && unlikely(xbd->groups_on) && xb_may_inject_groups(xbd, xq))
+		other = xb_inject_find_groups(xbd, xq, now, &rq, &refused);
+	if (!other) {
 		xbd->inject_refused += refused;
 		return NULL;
 	}
@@ -966,8 +1079,15 @@ static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 	xb_tree_del(xbd, other);
 	charge = xb_charge(other, blk_rq_sectors(rq));
 	vt = xb_vt(charge, other->weight);
-	/* A queue of the same group: the path in service pays. */
-	xb_group_charge(xbd, other->grp, charge, blk_rq_sectors(rq));
+	if (other->grp == xq->grp) {
+		/* A queue of the same group: the path in service pays. */
+		xb_group_charge(xbd, other->grp, charge, blk_rq_sectors(rq));
+	} else {
+		/* Its own groups pay, waiting in their trees or not. */
+		xb_group_charge_waiting(xbd, other->grp, charge,
+					blk_rq_sectors(rq));
+		xbd->injected_groups++;
+	}
 	other->vstart += vt;
 	other->vfinish += vt;
 	if (other->queued) {
@@ -985,18 +1105,6 @@ static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 static void xb_arm_timer(struct xb_data *xbd, u64 when)
 {
 	hrtimer_start(&xbd->timer, ns_to_ktime(when), HRTIMER_MODE_ABS);
-}
-
-/*
- * Has a group other than @xq's active queues?  Then the device waits for
- * @xq as for a lighter queue: a group's share is kept only while its
- * queues hold the device between their requests (BFQ idles whenever
- * several groups are active, too).
- */
-static bool xb_other_groups_active(struct xb_data *xbd, struct xb_queue *xq)
-{
-	return xbd->groups_on &&
-	       xbd->nr_groups_active > (xq->grp->nr_active ? 1 : 0);
 }
 
 /*
@@ -2861,6 +2969,7 @@ enum xb_counter_id {
 	XB_C_SLOTS_KEPT,
 	XB_C_SLOTS_RESUMED,
 	XB_C_ASYNC_HELD,
+	XB_C_INJECTED_GROUPS,
 	XB_C_NR
 };
 
@@ -2883,7 +2992,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"queues_merged_by_pos", "inject_refused", "wr_duration",
 	"local_dispatched", "parked", "groups", "group_moves",
 	"orphan_kicks", "group_limited", "idle_raised", "active_streams",
-	"slots_kept", "slots_resumed", "async_held",
+	"slots_kept", "slots_resumed", "async_held", "injected_groups",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -2961,6 +3070,7 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_SLOTS_KEPT] = xbd->slots_kept;
 	v[XB_C_SLOTS_RESUMED] = xbd->slots_resumed;
 	v[XB_C_ASYNC_HELD] = xbd->async_held;
+	v[XB_C_INJECTED_GROUPS] = xbd->injected_groups;
 	spin_lock(&xbd->qlock);
 	v[XB_C_QUEUES] = xbd->nr_queues;
 	v[XB_C_QUEUES_CREATED] = xbd->queues_created;

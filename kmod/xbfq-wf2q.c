@@ -422,6 +422,40 @@ void xb_group_expire(struct xb_data *xbd, struct xb_group *g)
 }
 
 /*
+ * A queue of @g got @charge of service injected into another group's
+ * idle time.  Each group on its path pays, as a queue injected from
+ * does in its class: one that waits in its parent's tree moves on by
+ * it there (S and F), one that is in service (an ancestor it shares
+ * with the path served) has it added to its slot's service, charged
+ * when the slot ends; every parent's V advances by it.
+ */
+void xb_group_charge_waiting(struct xb_data *xbd, struct xb_group *g,
+			     u64 charge, unsigned int sectors)
+{
+	lockdep_assert_held(&xbd->lock);
+	charge = clamp_t(u64, charge, 1, XB_MAX_BUDGET_LIMIT);
+	for (; g != &xbd->root; g = g->parent) {
+		struct xb_group *p = g->parent;
+		u64 vt;
+
+		g->served += sectors;
+		p->kvtime += div64_u64(charge << XB_VT_SHIFT,
+				       max_t(u64, p->kwsum, 1));
+		if (p->kin_service == g) {
+			g->slot_served += charge;
+			continue;
+		}
+		if (!g->busy || g->tree == XB_TREE_NONE)
+			continue;
+		vt = xb_vt(charge, g->weight);
+		xb_kid_del(p, g);
+		g->vstart += vt;
+		g->vfinish += vt;
+		xb_kid_add(p, g);
+	}
+}
+
+/*
  * The first group below the root was linked: from now on everything is
  * scheduled through groups.  top enters the root's tree if it is busy,
  * marked in service there if the queue in service is its own.

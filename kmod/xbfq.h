@@ -101,6 +101,8 @@ enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
 #define XB_MAX_BATCH		256
 #define XB_MAX_INJECT		16
 #define XB_INJECT_LARGE_SECTORS	24	/* BFQ's BFQQ_SECT_THR_NONROT */
+/* Other groups with busy queues looked at for one injection, at most. */
+#define XB_INJECT_GROUPS	8
 #define XB_MAX_MS		3600000
 /* Completions take the scheduler lock: all locks are irq-safe. */
 #define XB_IRQSAFE		true
@@ -410,6 +412,8 @@ struct xb_data {
 	u64 expired[XB_NR_EXP];
 	u64 insert_merged, request_merged, requeued;
 	u64 idle_armed, idle_throughput, idle_raised, injected, inject_refused;
+	u64 injected_groups;			/* ... from another group */
+	unsigned int inject_turn;		/* xb_inject_find_groups() */
 	u64 wr_interactive, wr_softrt;
 	u64 fifo_expired, back_seeks, idle_starved;
 
@@ -491,6 +495,8 @@ void xb_group_activate(struct xb_data *xbd, struct xb_group *g);
 void xb_group_deactivate(struct xb_data *xbd, struct xb_group *g);
 struct xb_group *xb_group_descend(struct xb_data *xbd);
 void xb_group_expire(struct xb_data *xbd, struct xb_group *g);
+void xb_group_charge_waiting(struct xb_data *xbd, struct xb_group *g,
+			     u64 charge, unsigned int sectors);
 void xb_groups_start(struct xb_data *xbd);
 
 /* xbfq-cgroup.c: the blkcg policy and the groups of a device. */

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0
+# Cross-group injection (docs/xbfq.md "Control groups"): cgroups a and b,
+# equal weights, one random reader at QD 1 in each, on a device that
+# serves up to 8 requests at once, each in 1 ms (scaled with xd.devtime).
+# Another group being active, xbfq waits for the group in service between
+# its reads: without injection the device serves one read at a time;
+# with it, the other group's reads go beside the served group's read in
+# flight (never into an empty device, nor past its driver tags).  Four
+# rounds, injection off and on in turn.  Asserted: with injection on,
+# reads injected across groups (injected_groups) and at least 1.3 times
+# the reads of the rounds with it off, both groups within 2:1 of each
+# other; with it off, no such injection.
+. /tests/lib.sh
+
+T=$CG/xbinj
+CGRUN='echo $$ >"$0/cgroup.procs" && exec "$@"'
+cg_setup
+finish() {
+	local g
+	for g in a b; do
+		[ -d "$T/$g" ] || continue
+		echo 1 >"$T/$g/cgroup.kill"
+	done
+	wait
+	for g in a b; do [ -d "$T/$g" ] && rmdir "$T/$g"; done
+	[ -d "$T" ] && rmdir "$T"
+	cg_restore
+}
+
+dev=$(nullb_create xbinj submit_queues=1 size=1024 irqmode=2 \
+	completion_nsec="$(devtime 1000000)" hw_queue_depth=8)
+Q=/sys/block/$dev/queue/iosched
+check "switch to xbfq" sched_set "$dev" xbfq
+# Weights exact (as 52-xbfq-cgroup): no raising of the new queues.
+echo 0 >"$Q/low_latency"
+check "create the test's parent cgroup" mkdir "$T"
+check "enable io below it" sh -c "echo +io >$T/cgroup.subtree_control"
+mkdir "$T/a" "$T/b"
+
+SECS=3
+# round INJ: both readers for $SECS s with injection=INJ; sets RA and RB
+# (each group's reads per second, fio's) and KI (injected_groups added).
+round() {
+	local g k0
+	echo "$1" >"$Q/injection"
+	k0=$(xd_stat "$dev" injected_groups)
+	for g in a b; do
+		sh -c "$CGRUN" "$T/$g" fio --output="/tmp/inj.$g" \
+			--output-format=terse --terse-version=3 --name="$g" \
+			--filename="/dev/$dev" --rw=randread --bs=4k --direct=1 \
+			--ioengine=psync --time_based --runtime=$SECS \
+			>/dev/null 2>&1 &
+	done
+	wait
+	RA=$(awk -F';' '{ print $8 + 0 }' /tmp/inj.a)
+	RB=$(awk -F';' '{ print $8 + 0 }' /tmp/inj.b)
+	KI=$(($(xd_stat "$dev" injected_groups) - k0))
+	diag "injection=$1: a $RA, b $RB reads/s; injected_groups +$KI;" \
+		"$(grep -E '^(injected|inject_refused|idle_armed|expired_idle|expired_timeout) ' \
+			"/sys/kernel/debug/block/$dev/sched/stats" | tr '\n' ' ')"
+}
+
+off=0 on=0 kion=0 kioff=0 ok_split=1
+for r in 1 2; do
+	round 0
+	off=$((off + RA + RB))
+	kioff=$((kioff + KI))
+	round 1
+	on=$((on + RA + RB))
+	kion=$((kion + KI))
+	# Equal weights: neither group under half the other's reads.
+	[ $((RA * 2)) -ge "$RB" ] && [ $((RB * 2)) -ge "$RA" ] || ok_split=0
+done
+diag "reads/s, two rounds summed: injection off $off, on $on"
+is "$kioff" 0 "injection off: nothing injected across groups"
+cmp_ok "$kion" -gt 0 "injection on: reads injected across groups (injected_groups)"
+cmp_ok "$((on * 10))" -ge "$((off * 13))" "injection on: at least 1.3x the reads of injection off"
+is "$ok_split" 1 "injection on: each group at least half the other's reads (equal weights)"
+cmp_ok "$off" -gt 0 "injection off: both readers read"
+check "the device went idle" dev_idle "$dev"
+sched_balanced "$dev" xbfq
+check "switch away" sched_set "$dev" none
+nullb_remove xbinj
+finish
+done_testing
