@@ -15,6 +15,13 @@ part-way are counted as locked, an upper bound).  xdeadline's requests
 handed out by local_dispatch take the lock neither at insertion nor at
 dispatch: its locked share is scaled by the fraction of requests that
 were not (counters local_dispatched / dispatched of the same runs).
+xbfq's parked requests are picked under the lock their insertion takes:
+no scaling.  bfq and xbfq take their lock with interrupts off, and the
+guest's profiler samples on a timer interrupt (no NMI under TCG): a
+sample due inside such a section is taken where interrupts come back
+on, in the unlock.  Their share of the unlock functions that re-enable
+interrupts, less `none`'s share of the same functions in the same cell
+(blk-mq's own sections), counts as locked too.
 Variants ("xdeadline:local_dispatch=0") use their scheduler's function
 lists."""
 import json
@@ -96,13 +103,25 @@ def profile(path):
     return out
 
 
-def locked_share(sched, syms):
+# Schedulers whose lock is taken with interrupts off, and the functions
+# where the samples due inside their sections land.
+IRQSAFE = {"bfq", "xbfq"}
+IRQ_UNLOCK = {"_raw_spin_unlock_irqrestore", "_raw_spin_unlock_irq"}
+# Those whose requests handed out by local_dispatch skipped the lock.
+LOCAL_LOCKLESS = {"xdeadline"}
+
+
+def locked_share(sched, syms, none_syms):
     sched = sched.split(":")[0]
     if sched not in OWN:
         return None
     pat, free = OWN[sched]
-    return sum(p for s, p in syms.items()
-               if (re.match(pat, s) and s not in free) or s in CORE) / 100
+    share = sum(p for s, p in syms.items()
+                if (re.match(pat, s) and s not in free) or s in CORE)
+    if sched in IRQSAFE:
+        share += sum(max(syms.get(s, 0) - (none_syms or {}).get(s, 0), 0)
+                     for s in IRQ_UNLOCK)
+    return share / 100
 
 
 def main():
@@ -129,8 +148,9 @@ def main():
             spread = (max(v) - min(v)) / med * 100
             above = f"{med - none:.0f}" if none else "-"
             syms = prof.get((cell, sched))
-            share = locked_share(sched, syms) if syms else None
-            if share is not None:
+            share = locked_share(sched, syms, prof.get((cell, "none"))) \
+                if syms else None
+            if share is not None and sched.split(":")[0] in LOCAL_LOCKLESS:
                 share *= 1 - local.get((cell, sched), 0)
             cols = ["-"] * 5
             if share is not None and none:
