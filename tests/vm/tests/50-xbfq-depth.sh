@@ -22,22 +22,29 @@ is "$(xd_stat "$dev" depth_async)" 32 "async writes: two thirds of it"
 is "$(xd_stat "$dev" active_raised)" 0 "no raised queue yet"
 
 tags=/sys/kernel/debug/block/$dev/hctx0/sched_tags
-# sample OUT: until /tmp/sampling goes, the most scheduler tags in use at
-# once (the first busy= is the normal tags, the second the reserved).
+# sample OUT [OVER]: until /tmp/sampling goes, the most scheduler tags in
+# use at once (the first busy= is the normal tags, the second the
+# reserved); the first time more than OVER are, xbfq's queue listing
+# (which queues, sync or async, hold requests) goes to OUT.over.
 sample() {
 	local m=0 b
+	rm -f "$1.over"
 	while [ -e /tmp/sampling ]; do
 		b=$(awk -F= '$1 == "busy" { print $2; exit }' "$tags")
 		[ "${b:-0}" -gt $m ] && m=$b
+		[ -z "$2" ] || [ "${b:-0}" -le "$2" ] || [ -e "$1.over" ] ||
+			{ echo "busy $b"; grep -E '^pid .* (queued [1-9]|inflight [1-9])' \
+				"/sys/kernel/debug/block/$dev/sched/queues"; } >"$1.over"
 	done
 	echo $m >"$1"
 }
-# during OUT CMD...: run CMD while sampling; OUT gets the peak.
+# during OUT [OVER] CMD...: run CMD while sampling; OUT gets the peak.
 during() {
-	local out=$1 rc
+	local out=$1 over= rc
 	shift
+	case $1 in [0-9]*) over=$1; shift ;; esac
 	touch /tmp/sampling
-	sample "$out" &
+	sample "$out" $over &
 	"$@"
 	rc=$?
 	rm -f /tmp/sampling
@@ -78,8 +85,10 @@ flood() {
 	done
 }
 exec 9<"/dev/$dev"
-check "writeback of $(scaled 256) MiB" during /tmp/peak.a flood
+check "writeback of $(scaled 256) MiB" during /tmp/peak.a 32 flood
 peak=$(cat /tmp/peak.a)
+# Seen once in CI (7.x): 44, under the sync-write limit; what held them.
+[ ! -e /tmp/peak.a.over ] || while IFS= read -r l; do diag "over 32: $l"; done </tmp/peak.a.over
 cmp_ok "$peak" -le 32 "async writes hold at most 32 tags (peak $peak)"
 cmp_ok "$peak" -ge 24 "async writes reach their limit (peak $peak)"
 
