@@ -602,16 +602,32 @@ startup_checked() {
 	cmp_ok "$4" -gt 0 "$1: the load kept the disk busy"
 }
 
-# --- cgroup v2 (52-xbfq-cgroup, 53-xbfq-cgroup-life) --------------------------
+# --- cgroup v2 (52- to 55-xbfq-cgroup-*) -----------------------------------
 CG=/sys/fs/cgroup
 CG_MOUNTED=0
 CG_IO_ADDED=0
 CG_MEM_ADDED=0
+# CGRUN: sh -c "$CGRUN" DIR CMD...: run CMD in cgroup DIR (the shell
+# moves itself, then execs CMD under the same pid).
+CGRUN='echo $$ >"$0/cgroup.procs" && exec "$@"'
 # cg_restore: undo what cg_setup did.
 cg_restore() {
 	[ $CG_IO_ADDED = 0 ] || echo -io >"$CG/cgroup.subtree_control"
 	[ $CG_MEM_ADDED = 0 ] || echo -memory >"$CG/cgroup.subtree_control"
 	[ $CG_MOUNTED = 0 ] || umount "$CG"
+}
+# cg_teardown NAME...: kill every process in the cgroups NAME below $T,
+# reap the test's own, remove them and $T, then undo cg_setup.
+cg_teardown() {
+	local g
+	for g in "$@"; do
+		[ -d "$T/$g" ] || continue
+		echo 1 >"$T/$g/cgroup.kill"
+	done
+	wait
+	for g in "$@"; do [ -d "$T/$g" ] && rmdir "$T/$g"; done
+	[ -d "$T" ] && rmdir "$T"
+	cg_restore
 }
 # cg_skip REASON: skip the whole test, cg_setup undone.
 cg_skip() {

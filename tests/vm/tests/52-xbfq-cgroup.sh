@@ -18,9 +18,6 @@
 . /tests/lib.sh
 
 T=$CG/xbcg
-# CGRUN: sh -c "$CGRUN" DIR CMD...: run CMD in cgroup DIR (the shell
-# moves itself, then execs CMD under the same pid).
-CGRUN='echo $$ >"$0/cgroup.procs" && exec "$@"'
 # A share run's measuring window, and each reader's run time: the window
 # plus a margin for the readers' start-up, which takes longer on the
 # debug kernel (stretched device time).  A slot lasts up to timeout_sync

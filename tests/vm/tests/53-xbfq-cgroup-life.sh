@@ -20,7 +20,6 @@
 . /tests/lib.sh
 
 T=$CG/xbcl
-CGRUN='echo $$ >"$0/cgroup.procs" && exec "$@"'
 PIDS=
 cg_setup
 [ "$(cat /sys/module/xbfq/parameters/cgroups 2>/dev/null)" = Y ] ||

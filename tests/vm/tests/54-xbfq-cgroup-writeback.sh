@@ -23,19 +23,7 @@
 . /tests/lib.sh
 
 T=$CG/xbwb
-CGRUN='echo $$ >"$0/cgroup.procs" && exec "$@"'
 cg_setup
-finish() {
-	local g
-	for g in a b; do
-		[ -d "$T/$g" ] || continue
-		echo 1 >"$T/$g/cgroup.kill"
-	done
-	wait
-	for g in a b; do [ -d "$T/$g" ] && rmdir "$T/$g"; done
-	[ -d "$T" ] && rmdir "$T"
-	cg_restore
-}
 
 dev=$(nullb_create xbwb submit_queues=1 size=256 memory_backed=1 irqmode=2 \
 	completion_nsec="$(devtime 4000000)" hw_queue_depth=1)
@@ -197,6 +185,6 @@ done
 diag "writeback split b/a at weights 400:100: bfq ${bfq_ratio:--}, xbfq ${xbfq_ratio:--}"
 check "switch away" sched_set "$dev" none
 is "$(wbt_state)" "$wbt0" "writeback throttling back to its default after xbfq"
-finish
+cg_teardown a b
 nullb_remove xbwb
 done_testing
