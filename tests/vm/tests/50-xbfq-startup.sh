@@ -21,7 +21,8 @@
 # the other side of that rule: four new random readers, all raised, no
 # stream among them: no queue keeps the drive (idle_raised stays 0) and
 # xbfq's slowest read took at most twice bfq's (with the rule applied
-# to them, one waited 2.4 s against bfq's 0.26).  The full table with
+# to them, one waited 2.4 s against bfq's 0.26; a second run of each
+# where the first is over, the sums decide).  The full table with
 # mq-deadline and the writers at 1 s is bench/xbfq-startup.sh's.  Where
 # xd.scale shrinks the tests (the debug kernel), fewer files; where
 # xd.devtime stretches the drive (8x there), no ratio is asserted (a
@@ -105,12 +106,33 @@ rand() {
 	# terse v3: field 15 is the read completion latency's maximum, us
 	RAND_MS=$(awk -F';' '$15 > m { m = $15 } END { print int(m / 1000) }' /tmp/rand.out)
 }
-rand xbfq
-xb_ms=$RAND_MS
-is "$(xd_stat $STARTUP_DEV idle_raised)" 0 "random readers, no stream: no raised queue kept the drive (idle_raised)"
-rand bfq
-diag "random readers: slowest read xbfq $xb_ms ms, bfq $RAND_MS ms"
+# rand_round SUFFIX: one run of each, xbfq first; adds the slowest reads
+# to xb_ms and bfq_ms.
+xb_ms=0 bfq_ms=0
+rand_round() {
+	rand xbfq
+	xb_ms=$((xb_ms + RAND_MS))
+	is "$(xd_stat $STARTUP_DEV idle_raised)" 0 "random readers$1, no stream: no raised queue kept the drive (idle_raised)"
+	rand bfq
+	bfq_ms=$((bfq_ms + RAND_MS))
+}
+rand_round ""
+diag "random readers: slowest read xbfq $xb_ms ms, bfq $bfq_ms ms"
+# With no queue keeping the drive, both schedulers pass the four reads to
+# simdisk's queue at once and its seek order decides the slowest: in one
+# boot, eight runs each in turn gave xbfq 127-206 ms, bfq 136-206; make
+# check runs saw 127-232 against 133-407, and once 313 against 153.  A
+# first ratio over the bar gets a second run of each and the sums decide;
+# the defect this guards against (a raised queue keeping the drive) gave
+# 2.4 s against 0.26 and fails both.
+if [ $assert = 1 ] && [ "$xb_ms" -gt $((2 * bfq_ms)) ]; then
+	rand_round ", second run"
+	diag "random readers: two runs: slowest reads xbfq $xb_ms ms, bfq $bfq_ms ms"
+	rounds="two runs each"
+else
+	rounds="one run each"
+fi
 [ $assert = 0 ] ||
-	cmp_ok "$xb_ms" -le $((2 * RAND_MS)) "random readers: xbfq's slowest read at most twice bfq's"
+	cmp_ok "$xb_ms" -le $((2 * bfq_ms)) "random readers: xbfq's slowest read at most twice bfq's ($rounds)"
 startup_teardown
 done_testing
