@@ -95,5 +95,5 @@ modprobe -r scsi_debug
 
 nullb_remove sq
 nullb_remove mq
-check "unload xdeadline" modprobe -r xdeadline
+check "unload xdeadline" rmmod xdeadline
 done_testing

@@ -60,5 +60,5 @@ nullb_remove st2
 nl_dump
 is "$(wc -l </tmp/nl.dump)" 0 "a removed device leaves the dump"
 nullb_remove st
-check "unload xdeadline" modprobe -r xdeadline
+check "unload xdeadline" rmmod xdeadline
 done_testing

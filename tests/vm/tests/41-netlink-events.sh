@@ -59,5 +59,5 @@ EOT
 monitor_check /tmp/mon.want "zoned qd1"
 sched_set "$z" none
 nullb_remove evz
-check "unload xdeadline" modprobe -r xdeadline
+check "unload xdeadline" rmmod xdeadline
 done_testing

@@ -52,5 +52,5 @@ check "dump afterwards" sh -c "nltest dump | grep -q '^$keep xdeadline dev '"
 is "$(nltest dump | awk '$3 == "dev"' | wc -l)" 1 "only the kept device is listed"
 sched_set "$keep" none
 nullb_remove lt0
-check "unload xdeadline" modprobe -r xdeadline
+check "unload xdeadline" rmmod xdeadline
 done_testing
