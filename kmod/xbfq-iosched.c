@@ -2750,7 +2750,7 @@ static void xb_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 		depth = share;
 	}
 	if (depth)
-		xsched_set_shallow_depth(data, depth);
+		xsched_limit_tags(data, depth);
 }
 
 static unsigned int xb_default_async_depth(unsigned int nr_requests)

@@ -694,13 +694,57 @@ static inline void xsched_set_shallow_depth(struct blk_mq_alloc_data *data,
 	data->shallow_depth = max(depth, 1U);
 }
 
+/*
+ * Do the scheduler tags in use leave room for @need more within @limit?
+ * A racy read of the map, word by word, stopping once over: bits freed
+ * but not yet cleared count as in use, so it errs on the side of the
+ * limit.
+ */
+static inline bool xsched_tags_room(struct sbitmap_queue *bt,
+				    unsigned int need, unsigned int limit)
+{
+	const struct sbitmap *sb = &bt->sb;
+	unsigned int i, used = need;
+
+	for (i = 0; i < sb->map_nr; i++) {
+		used += hweight_long(READ_ONCE(sb->map[i].word));
+		if (used > limit)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Hold the allocation described by @data to @depth scheduler tags.
+ *
+ * A shallow depth turns off blk-mq's batched tag allocation (a plug's
+ * tags taken in one go), so it is set only where the limit can bite: not
+ * at or above nr_requests, and not for a batch while the tags in use
+ * leave room for all of it under @depth (a single tag taken after a
+ * failed batch then fits too).  A batch can exceed the limit only where
+ * CPUs allocate at the same moment, by their batches; the shallow depth
+ * itself is no exact count of tags either (per word, or in proportion
+ * to each word).
+ */
+static inline void xsched_limit_tags(struct blk_mq_alloc_data *data,
+				     unsigned int depth)
+{
+	if (depth >= data->q->nr_requests)
+		return;
+	if (data->nr_tags > 1 &&
+	    xsched_tags_room(&data->hctx->sched_tags->bitmap_tags,
+			     data->nr_tags, depth))
+		return;
+	xsched_set_shallow_depth(data, depth);
+}
+
 /* Throttle async I/O and writes to async_depth tags (stock semantics). */
 static inline void xsched_limit_depth(blk_opf_t opf,
 				      struct blk_mq_alloc_data *data)
 {
 	if (op_is_sync(opf) && !op_is_write(opf))
 		return;
-	xsched_set_shallow_depth(data, xsched_async_depth(data->q));
+	xsched_limit_tags(data, xsched_async_depth(data->q));
 }
 
 #ifdef XD_DEPTH_UPDATED_TAKES_Q

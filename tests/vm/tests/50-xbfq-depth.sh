@@ -51,9 +51,11 @@ during() {
 	wait
 	return $rc
 }
-io() {	# io RW: 4 KiB direct I/O at QD 128 for 3 s
-	fio_run --name=d --filename="/dev/$dev" --rw="$1" --bs=4k --direct=1 \
-		--ioengine=io_uring --iodepth=128 --runtime=3 --time_based
+io() {	# io RW [FIO_ARG...]: 4 KiB direct I/O at QD 128 for 3 s
+	local rw=$1
+	shift
+	fio_run --name=d --filename="/dev/$dev" --rw="$rw" --bs=4k --direct=1 \
+		--ioengine=io_uring --iodepth=128 --runtime=3 --time_based "$@"
 }
 
 # A new process is weight-raised (interactive) at first, and with it the
@@ -68,6 +70,14 @@ check "sync (direct) writes at QD 128" during /tmp/peak.w io randwrite
 peak=$(cat /tmp/peak.w)
 cmp_ok "$peak" -le 48 "sync writes hold at most 48 tags (peak $peak)"
 cmp_ok "$peak" -ge 40 "sync writes reach their limit (peak $peak)"
+# 16 at a time, the block layer takes their tags in one batch where no
+# limit is set: xbfq sets none while the tags in use leave room for the
+# whole batch under the limit, and the limit holds as before.
+check "sync writes at QD 128, submitted 16 at a time" during /tmp/peak.b \
+	io randwrite --iodepth_batch_submit=16 --iodepth_batch_complete_min=16
+peak=$(cat /tmp/peak.b)
+cmp_ok "$peak" -le 48 "batched sync writes hold at most 48 tags (peak $peak)"
+cmp_ok "$peak" -ge 40 "batched sync writes reach their limit (peak $peak)"
 
 # Writeback: buffered writes past a small background threshold; the
 # flusher's writes are async.  No sync, no fsync while sampling, and the
