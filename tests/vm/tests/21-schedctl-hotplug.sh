@@ -98,6 +98,10 @@ check "zoned null_blk ($nbz) gets none on add (virtual)" wait_sched "$nbz" none
 sd=$(scsi_disk dev_size_mb=64)
 check "scsi_debug disk present" test -n "$sd"
 check "ssd $sd gets xdeadline on add" wait_sched "$sd" xdeadline
+# The rule's schedctl selects the scheduler, then writes the knobs: the
+# add event is done (settled) only after both.  Read before settling, the
+# debug kernel once showed the default read_expire (500).
+udevadm settle -t 10
 is "$(knob "$sd" read_expire)" 200 "$sd: the admin drop-in's model section applied"
 
 # Something resets the scheduler; a change event re-applies the policy.
