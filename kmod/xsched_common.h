@@ -698,7 +698,8 @@ static inline void xsched_set_shallow_depth(struct blk_mq_alloc_data *data,
  * Do the scheduler tags in use leave room for @need more within @limit?
  * A racy read of the map, word by word, stopping once over: bits freed
  * but not yet cleared count as in use, so it errs on the side of the
- * limit.
+ * limit.  Not sbitmap_weight(): that walks every word twice (set, then
+ * cleared) with no early stop, once per batch on the allocation path.
  */
 static inline bool xsched_tags_room(struct sbitmap_queue *bt,
 				    unsigned int need, unsigned int limit)
