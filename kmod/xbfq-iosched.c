@@ -988,18 +988,23 @@ static bool xb_other_groups_active(struct xb_data *xbd, struct xb_queue *xq)
 }
 
 /*
- * May a request of another group go beside those of @xq, the queue in
- * service, waited for while other groups are active?  Only while @xq has
- * a request in flight, into a hardware slot that is free, and within
+ * May a request of another group go into the idle time of @xq, the
+ * queue in service, waited for while other groups are active?  Within
  * @xq's injection limit counted over the other queues' requests in
- * flight.  The group waited for keeps its share: its next request never
- * waits behind another group's, in the drive or for a driver tag (which
- * the injection feedback, timing requests from their dispatch, would not
- * see); the other groups only use the parallelism it leaves unused.
+ * flight, and only into a driver tag that @xq's next request does not
+ * need: beside @xq's requests in flight into any free one, into a device
+ * where @xq has none in flight (an empty one too, as BFQ) only while a
+ * tag stays free after it.  The injection feedback times requests from
+ * their dispatch, so it sees what an injected request costs @xq in the
+ * drive, but not a wait for a driver tag in the scheduler; with the
+ * spare tag there is none, and on a device with one driver tag no other
+ * group's request goes while @xq is waited for.
  */
 static bool xb_may_inject_groups(struct xb_data *xbd, struct xb_queue *xq)
 {
-	return xq->inflight && xbd->inflight < xbd->hw_depth &&
+	unsigned int spare = xq->inflight ? 0 : 1;
+
+	return xbd->inflight + spare < xbd->hw_depth &&
 	       xbd->inflight - xq->inflight < xq->inject_limit;
 }
 
@@ -1049,8 +1054,8 @@ static struct xb_queue *xb_inject_find_groups(struct xb_data *xbd,
 /*
  * Inject a request of another queue of the same class into the idle time
  * of @xq: from @xq's own group within @xq's injection limit
- * (xb_inject_find()), else from another group beside @xq's requests in
- * flight (xb_may_inject_groups(), xb_inject_find_groups()).
+ * (xb_inject_find()), else from another group into the driver tags @xq
+ * leaves free (xb_may_inject_groups(), xb_inject_find_groups()).
  */
 static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 				 u64 now)
@@ -1099,6 +1104,8 @@ static struct request *xb_inject(struct xb_data *xbd, struct xb_queue *xq,
 	}
 	other->injected_rqs++;
 	xbd->injected++;
+	if (!xbd->inflight)
+		xbd->injected_empty++;
 	return xb_start(xbd, other, rq, XB_RQ_INJECTED, now);
 }
 
@@ -2970,6 +2977,7 @@ enum xb_counter_id {
 	XB_C_SLOTS_RESUMED,
 	XB_C_ASYNC_HELD,
 	XB_C_INJECTED_GROUPS,
+	XB_C_INJECTED_EMPTY,
 	XB_C_NR
 };
 
@@ -2993,6 +3001,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"local_dispatched", "parked", "groups", "group_moves",
 	"orphan_kicks", "group_limited", "idle_raised", "active_streams",
 	"slots_kept", "slots_resumed", "async_held", "injected_groups",
+	"injected_empty",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -3071,6 +3080,7 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_SLOTS_RESUMED] = xbd->slots_resumed;
 	v[XB_C_ASYNC_HELD] = xbd->async_held;
 	v[XB_C_INJECTED_GROUPS] = xbd->injected_groups;
+	v[XB_C_INJECTED_EMPTY] = xbd->injected_empty;
 	spin_lock(&xbd->qlock);
 	v[XB_C_QUEUES] = xbd->nr_queues;
 	v[XB_C_QUEUES_CREATED] = xbd->queues_created;

@@ -413,6 +413,7 @@ struct xb_data {
 	u64 insert_merged, request_merged, requeued;
 	u64 idle_armed, idle_throughput, idle_raised, injected, inject_refused;
 	u64 injected_groups;			/* ... from another group */
+	u64 injected_empty;			/* ... into an empty device */
 	unsigned int inject_turn;		/* xb_inject_find_groups() */
 	u64 wr_interactive, wr_softrt;
 	u64 fifo_expired, back_seeks, idle_starved;

@@ -309,6 +309,9 @@ in_range "$r" 85 115 "q against p's two children"
 r=$(ratio "${1:-0}" "${2:-0}")
 diag "x/y x100: $r (want 100 +- 15%)"
 in_range "$r" 85 115 "x:y inside p"
+# One driver tag: a cgroup waited for always has it for its next request.
+is "$(xd_stat "$dev" injected_groups)" 0 \
+	"one driver tag: no other cgroup's request injected while one is waited for"
 
 # --- 5. a per-device override -----------------------------------------------
 weights a=100 b=100
