@@ -57,8 +57,9 @@ def main():
 
 def contention(docs):
     """The scheduler lock's contention per 1000 I/Os, median over the
-    runs: lock_waits (xdeadline's and xbfq's own counter, per dispatched
-    request) and, where the kernel has lock_stat (the debug kernel), its
+    runs: lock_waits (xdeadline's and xbfq's own counter of insertions and
+    dispatches that waited, per dispatched request), xbfq's done_waits
+    (completions that waited, per dispatched request) and, where the kernel has lock_stat (the debug kernel), its
     contentions of the scheduler's lock class (per I/O fio did)."""
     rows = []
     for path, doc in docs:
@@ -68,16 +69,20 @@ def contention(docs):
             for r in boot["runs"]:
                 key = (r["cell"], r["sched"])
                 st = r.get("sched_stats", {})
-                if "lock_waits" in st and int(st.get("dispatched", 0)):
-                    per.setdefault(key, ([], []))[0].append(
-                        int(st["lock_waits"]) * 1000 / int(st["dispatched"]))
+                dis = int(st.get("dispatched", 0))
+                if "lock_waits" in st and dis:
+                    per.setdefault(key, ([], [], []))[0].append(
+                        int(st["lock_waits"]) * 1000 / dis)
+                if "done_waits" in st and dis:
+                    per.setdefault(key, ([], [], []))[2].append(
+                        int(st["done_waits"]) * 1000 / dis)
                 ios = r.get("rios", 0) + r.get("wios", 0)
                 if "lock_stat" in r and ios:
                     c = sum(v.get("contentions", 0)
                             for v in r["lock_stat"].values())
-                    per.setdefault(key, ([], []))[1].append(c * 1000 / ios)
-            for (cell, sched), (own, ls) in per.items():
-                rows.append((name, cell, sched, own, ls))
+                    per.setdefault(key, ([], [], []))[1].append(c * 1000 / ios)
+            for (cell, sched), (own, ls, done) in per.items():
+                rows.append((name, cell, sched, own, done, ls))
     if not rows:
         return
 
@@ -87,10 +92,12 @@ def contention(docs):
         return f"{statistics.median(v):.1f} ({min(v):.1f}-{max(v):.1f})"
     print()
     print("| boot | cell | scheduler | lock_waits per 1000 I/Os "
+          "| done_waits per 1000 I/Os "
           "| lock_stat contentions per 1000 I/Os |")
-    print("|---|---|---|---|---|")
-    for name, cell, sched, own, ls in rows:
-        print(f"| {name} | {cell} | {sched} | {show(own)} | {show(ls)} |")
+    print("|---|---|---|---|---|---|")
+    for name, cell, sched, own, done, ls in rows:
+        print(f"| {name} | {cell} | {sched} | {show(own)} | {show(done)} "
+              f"| {show(ls)} |")
 
 
 if __name__ == "__main__":

@@ -2593,7 +2593,10 @@ static void xb_finish_request(struct request *rq)
 	xbd = xb_of(rq->q);
 	if (state & XB_RQ_DISPATCHED) {
 		now = ktime_get_ns();
-		spin_lock_irqsave(&xbd->lock, flags);
+		if (!spin_trylock_irqsave(&xbd->lock, flags)) {
+			this_cpu_inc(xbd->pcpu->done_waits);
+			spin_lock_irqsave(&xbd->lock, flags);
+		}
 		xb_drive_done(xbd, xq, state);
 		xbd->completed[xb_rq_cls(rq)]++;
 		if (state & XB_RQ_NONIDLE)
@@ -2978,6 +2981,7 @@ enum xb_counter_id {
 	XB_C_ASYNC_HELD,
 	XB_C_INJECTED_GROUPS,
 	XB_C_INJECTED_EMPTY,
+	XB_C_DONE_WAITS,
 	XB_C_NR
 };
 
@@ -3001,7 +3005,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"local_dispatched", "parked", "groups", "group_moves",
 	"orphan_kicks", "group_limited", "idle_raised", "active_streams",
 	"slots_kept", "slots_resumed", "async_held", "injected_groups",
-	"injected_empty",
+	"injected_empty", "done_waits",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -3019,6 +3023,7 @@ static void xb_counters_get(void *priv, u64 *v)
 		sum.queue_alloc_failed += s->queue_alloc_failed;
 		sum.local_dispatched += s->local_dispatched;
 		sum.group_limited += s->group_limited;
+		sum.done_waits += s->done_waits;
 	}
 
 	memset(v, 0, XB_C_NR * sizeof(*v));
@@ -3060,6 +3065,7 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_DEFERRED] = sum.core.deferred;
 	v[XB_C_READY_DISPATCHED] = sum.core.ready_dispatched;
 	v[XB_C_LOCK_WAITS] = sum.core.lock_waits;
+	v[XB_C_DONE_WAITS] = sum.done_waits;
 	v[XB_C_QUEUE_ALLOC_FAILED] = sum.queue_alloc_failed;
 	v[XB_C_LOCAL_DISPATCHED] = sum.local_dispatched;
 	v[XB_C_PARKED] = xsched_local_count(&xbd->core);

@@ -143,6 +143,7 @@ struct xb_pcpu_stats {
 	u64 queue_alloc_failed;
 	u64 local_dispatched;	/* parked, then handed out by its CPU */
 	u64 group_limited;	/* tag allocations held to one tag */
+	u64 done_waits;		/* completions that found the lock held */
 };
 
 struct xb_data;
