@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Proportional share: two sequential readers on a slow device (1 ms per
 # request, one at a time) get bandwidth in the ratio of their weights:
-# BE level 0 weighs 800 and BE level 7 weighs 100 (8:1); equal levels 1:1.
+# BE level 0 weighs 800 and BE level 7 weighs 100 (8:1); three readers at
+# levels 7, 6 and 4 1:2:4; equal levels 1:1.
 . /tests/lib.sh
 
 dev=$(nullb_create fair submit_queues=1 size=2048 irqmode=2 \
@@ -63,6 +64,52 @@ cmp_ok "${best_light:-0}" -gt 0 "the light reader made progress"
 cmp_ok "$best" -ge 640 "BE0:BE7 bandwidth at least 6.4:1 (the best round)"
 cmp_ok "$most" -le 960 "BE0:BE7 bandwidth at most 9.6:1 (every round)"
 cmp_ok "$(xd_stat "$dev" idle_armed)" -gt 0 "the heavier queue was idled for"
+
+# trio: three readers at BE levels 7, 6 and 4 (weights 100:200:400) for
+# 8 s; prints "KB_A KB_B KB_C".
+trio() {
+	fio --output=/tmp/fair.out --output-format=terse --terse-version=3 \
+		--name=a --filename="/dev/$dev" --rw=read --bs=64k --direct=1 \
+		--ioengine=psync --prioclass=2 --prio=7 --offset=0 --size=512m \
+		--time_based --runtime=8 \
+		--name=b --filename="/dev/$dev" --rw=read --bs=64k --direct=1 \
+		--ioengine=psync --prioclass=2 --prio=6 --offset=512m --size=512m \
+		--time_based --runtime=8 \
+		--name=c --filename="/dev/$dev" --rw=read --bs=64k --direct=1 \
+		--ioengine=psync --prioclass=2 --prio=4 --offset=1g --size=512m \
+		--time_based --runtime=8 >/dev/null 2>&1
+	a=$(awk -F';' '$3 == "a" { print $6 }' /tmp/fair.out)
+	b=$(awk -F';' '$3 == "b" { print $6 }' /tmp/fair.out)
+	c=$(awk -F';' '$3 == "c" { print $6 }' /tmp/fair.out)
+	echo "${a:-0} ${b:-0} ${c:-0}"
+}
+
+# The issue's bar: each reader's share of the bytes within 15 % of its
+# weight's (1/7, 2/7, 4/7: 122-164, 243-329 and 486-657 per mille).
+# With 64 scheduler tags: this device's default of 2 (twice its one
+# driver tag) leaves the heaviest reader, idled for, waiting for a tag
+# that the two others' queued requests hold, and bfq and xbfq alike
+# then give it about the middle reader's share (docs/xbfq.md, known
+# weaknesses).  Up to three rounds, as the pair above.
+nr=$(cat "/sys/block/$dev/queue/nr_requests")
+echo 64 >"/sys/block/$dev/queue/nr_requests"
+trio_ok=0
+for round in 1 2 3; do
+	stall_watch
+	set -- $(trio)
+	st=$(stall_end)
+	sum=$(( $1 + $2 + $3 + ($1 + $2 + $3 == 0) ))
+	pa=$(( $1 * 1000 / sum )) pb=$(( $2 * 1000 / sum )) pc=$(( $3 * 1000 / sum ))
+	diag "round $round: BE7 $1 KiB, BE6 $2 KiB, BE4 $3 KiB: $pa:$pb:$pc per mille (want 143:286:571 +- 15 %); longest stall $st ms"
+	if [ "$pa" -ge 122 ] && [ "$pa" -le 164 ] &&
+	   [ "$pb" -ge 243 ] && [ "$pb" -le 329 ] &&
+	   [ "$pc" -ge 486 ] && [ "$pc" -le 657 ]; then
+		trio_ok=1
+		break
+	fi
+done
+echo "$nr" >"/sys/block/$dev/queue/nr_requests"
+is "$trio_ok" 1 "weights 1:2:4 (BE7, BE6, BE4): every share within 15 % of its weight's in one of three rounds"
 
 for round in 1 2 3; do
 	stall_watch

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Responsiveness (the xbfq issue's proof 2, seed 003's case): the time a
-# new process takes to read 200 files of 64 KiB, 4 MiB apart, on
+# new process takes to read 200 files of 64 KiB (scaled by xd.scale:
+# 100 at make check's xd.scale=50), 4 MiB apart, on
 # simdisk's HDD model while four sequential readers, then four writers
 # through the page cache, keep the disk busy (startup_* in the guest
 # lib).  It starts 4 s after the load, once neither scheduler raises the
