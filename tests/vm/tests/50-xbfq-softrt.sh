@@ -87,7 +87,7 @@ for s in $order; do
 	esac
 done
 cmp_ok "$((xn * 100))" -ge "$((2 * pace * 95))" "xbfq's periodic reader kept its pace ($xn reads of $((2 * pace)))"
-cmp_ok "$xm" -le "$((bm + 2))" "xbfq: deadline misses no more than bfq's ($xm against $bm, of $xn and $bn reads)"
+cmp_ok "$xm" -le "$((bm + 2))" "xbfq: deadline misses at most bfq's plus two ($xm against $bm, of $xn and $bn reads)"
 [ ! -s /tmp/sr.miss ] || diag "the misses (time into the reader's run, latency): $(cat /tmp/sr.miss)"
 cmp_ok "$((xp / 2))" -lt "$((period_ms * 1000))" "xbfq: mean p99 $((xp / 2)) us, under the period"
 check "device idle" dev_idle "$dev"
