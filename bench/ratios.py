@@ -59,8 +59,9 @@ def contention(docs):
     """The scheduler lock's contention per 1000 I/Os, median over the
     runs: lock_waits (xdeadline's and xbfq's own counter of insertions and
     dispatches that waited, per dispatched request), xbfq's done_waits
-    (completions that waited, per dispatched request) and, where the kernel has lock_stat (the debug kernel), its
-    contentions of the scheduler's lock class (per I/O fio did)."""
+    (completions that waited, per dispatched request) and, where the
+    kernel has lock_stat (the debug kernel), its contentions of the
+    scheduler's lock class (per I/O fio did)."""
     rows = []
     for path, doc in docs:
         name = path.rsplit("/", 1)[-1].replace(".json", "")
