@@ -238,6 +238,16 @@ terse_p99() {
 # fio_run ARGS...: fio with terse errors; prints nothing on success.
 fio_run() { fio --output=/tmp/fio.out "$@" >/tmp/fio.err 2>&1 || { cat /tmp/fio.err /tmp/fio.out >&2; return 1; }; }
 
+# zwrite DEV NAME ARGS...: sequential writes to the zoned device DEV
+# (fio's zbd mode, O_DIRECT, io_uring) with checksums, verified.
+zwrite() {
+	local dev=$1 name=$2
+	shift 2
+	fio_run --name="$name" --filename="/dev/$dev" --zonemode=zbd \
+		--rw=write --direct=1 --ioengine=io_uring --verify=crc32c \
+		--verify_fatal=1 --group_reporting "$@"
+}
+
 # switch_stress SCHED: switch a null_blk device to SCHED and away (to none
 # and mq-deadline in turn) 200 times (scaled) while fio writes and verifies on it;
 # checks every switch, that fio neither hung nor saw an error, and that the

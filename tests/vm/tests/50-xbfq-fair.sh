@@ -18,19 +18,29 @@ echo 0 >"/sys/block/$dev/queue/iosched/low_latency"
 si=$(cat "/sys/block/$dev/queue/iosched/slice_idle_us")
 devtime "$si" >"/sys/block/$dev/queue/iosched/slice_idle_us"
 
-# pair LEVEL_A LEVEL_B: run both readers for 8 s; prints "KB_A KB_B".
-pair() {
+# readers LEVEL...: one sequential reader per BE level given, each in
+# its own part of the device (1 GiB each for two, 512 MiB for three), for
+# 8 s; prints the KiB each read, in order.
+readers() {
+	local n=$# i=0 size args= level kb
+	size=$((2048 / n / 512 * 512))
+	for level in "$@"; do
+		args="$args --name=r$i --filename=/dev/$dev --rw=read --bs=64k --direct=1"
+		args="$args --ioengine=psync --prioclass=2 --prio=$level"
+		args="$args --offset=$((i * size))m --size=${size}m --time_based --runtime=8"
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2086 # the jobs' arguments
 	fio --output=/tmp/fair.out --output-format=terse --terse-version=3 \
-		--name=a --filename="/dev/$dev" --rw=read --bs=64k --direct=1 \
-		--ioengine=psync --prioclass=2 --prio="$1" --offset=0 --size=1g \
-		--time_based --runtime=8 \
-		--name=b --filename="/dev/$dev" --rw=read --bs=64k --direct=1 \
-		--ioengine=psync --prioclass=2 --prio="$2" --offset=1g --size=1g \
-		--time_based --runtime=8 >/dev/null 2>&1
+		$args >/dev/null 2>&1
 	# terse v3: field 3 job name, field 6 KiB read
-	a=$(awk -F';' '$3 == "a" { print $6 }' /tmp/fair.out)
-	b=$(awk -F';' '$3 == "b" { print $6 }' /tmp/fair.out)
-	echo "${a:-0} ${b:-0}"
+	i=0
+	for level in "$@"; do
+		kb=$(awk -F';' -v j="r$i" '$3 == j { print $6 }' /tmp/fair.out)
+		printf '%s ' "${kb:-0}"
+		i=$((i + 1))
+	done
+	echo
 }
 
 # Each pair's 8 s window is the guest's clock, and the weights show only
@@ -48,7 +58,7 @@ for round in 1 2 3; do
 	e0=$(xd_stat "$dev" expired_empty)
 	a0=$(xd_stat "$dev" idle_armed)
 	stall_watch
-	set -- $(pair 0 7)
+	set -- $(readers 0 7)
 	st=$(stall_end)
 	ratio=$(( $1 * 100 / ($2 + ($2 == 0)) ))
 	diag "round $round: BE0 read $1 KiB, BE7 read $2 KiB, ratio x100 $ratio (weights 800:100, want 800 +- 20%);" \
@@ -65,38 +75,19 @@ cmp_ok "$best" -ge 640 "BE0:BE7 bandwidth at least 6.4:1 (the best round)"
 cmp_ok "$most" -le 960 "BE0:BE7 bandwidth at most 9.6:1 (every round)"
 cmp_ok "$(xd_stat "$dev" idle_armed)" -gt 0 "the heavier queue was idled for"
 
-# trio: three readers at BE levels 7, 6 and 4 (weights 100:200:400) for
-# 8 s; prints "KB_A KB_B KB_C".
-trio() {
-	fio --output=/tmp/fair.out --output-format=terse --terse-version=3 \
-		--name=a --filename="/dev/$dev" --rw=read --bs=64k --direct=1 \
-		--ioengine=psync --prioclass=2 --prio=7 --offset=0 --size=512m \
-		--time_based --runtime=8 \
-		--name=b --filename="/dev/$dev" --rw=read --bs=64k --direct=1 \
-		--ioengine=psync --prioclass=2 --prio=6 --offset=512m --size=512m \
-		--time_based --runtime=8 \
-		--name=c --filename="/dev/$dev" --rw=read --bs=64k --direct=1 \
-		--ioengine=psync --prioclass=2 --prio=4 --offset=1g --size=512m \
-		--time_based --runtime=8 >/dev/null 2>&1
-	a=$(awk -F';' '$3 == "a" { print $6 }' /tmp/fair.out)
-	b=$(awk -F';' '$3 == "b" { print $6 }' /tmp/fair.out)
-	c=$(awk -F';' '$3 == "c" { print $6 }' /tmp/fair.out)
-	echo "${a:-0} ${b:-0} ${c:-0}"
-}
-
 # The issue's bar: each reader's share of the bytes within 15 % of its
 # weight's (1/7, 2/7, 4/7: 122-164, 243-329 and 486-657 per mille).
 # With 64 scheduler tags: this device's default of 2 (twice its one
 # driver tag) leaves the heaviest reader, idled for, waiting for a tag
 # that the two others' queued requests hold, and bfq and xbfq alike
 # then give it about the middle reader's share (docs/xbfq.md, known
-# weaknesses).  Up to three rounds, as the pair above.
+# weaknesses).  Up to three rounds, as the 8:1 pair above.
 nr=$(cat "/sys/block/$dev/queue/nr_requests")
 echo 64 >"/sys/block/$dev/queue/nr_requests"
 trio_ok=0
 for round in 1 2 3; do
 	stall_watch
-	set -- $(trio)
+	set -- $(readers 7 6 4)
 	st=$(stall_end)
 	sum=$(( $1 + $2 + $3 + ($1 + $2 + $3 == 0) ))
 	pa=$(( $1 * 1000 / sum )) pb=$(( $2 * 1000 / sum )) pc=$(( $3 * 1000 / sum ))
@@ -113,7 +104,7 @@ is "$trio_ok" 1 "weights 1:2:4 (BE7, BE6, BE4): every share within 15 % of its w
 
 for round in 1 2 3; do
 	stall_watch
-	set -- $(pair 4 4)
+	set -- $(readers 4 4)
 	stall_again $round || break
 done
 diag "BE4 read $1 KiB and $2 KiB"

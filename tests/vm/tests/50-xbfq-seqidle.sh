@@ -22,20 +22,25 @@ D=/sys/kernel/debug/simdisk/$dev
 Q=/sys/block/$dev/queue/iosched
 cap=$(($(cat /sys/block/$dev/size) * 512))
 st() { awk -v k="$1" '$1 == k { print $2 }' "$D/stats"; }
-# model clock, KiB/s: sectors delivered over the actuator's busy time
+# model clock, KiB/s: sectors read (from the media or the cache) or
+# written over the actuator's busy time
 mrate() {
-	awk -v m="$(st read_sectors)" -v c="$(st cache_hit_sectors)" \
-		-v b="$(st busy_ns)" -v r="$(st readahead_ns)" \
-		'BEGIN { t = (b + r) / 1e9; printf "%d", (t > 0 ? (m + c) / 2 / t : 0) }'
+	awk -v w="$(st write_sectors)" -v m="$(st read_sectors)" \
+		-v c="$(st cache_hit_sectors)" -v b="$(st busy_ns)" \
+		-v r="$(st readahead_ns)" \
+		'BEGIN { t = (b + r) / 1e9; printf "%d", (t > 0 ? (w + m + c) / 2 / t : 0) }'
 }
 mib() { echo $((($(st read_sectors) + $(st cache_hit_sectors)) / 2048)); }
-# two RW: two readers at QD 1 in 1 MiB commands, half the disk apart
-two() {
-	fio_run --ioengine=psync --direct=1 --rw="$1" --bs=1M --runtime=5 \
-		--time_based --group_reporting --output-format=terse \
-		--name=a --filename=/dev/$dev --offset=0 --size=$((cap / 2)) \
-		--name=b --filename=/dev/$dev --offset=$((cap / 2 / 1048576 * 1048576)) \
-		--size=$((cap / 2))
+# streams N RW: N readers or writers (RW: fio's read, randread or write),
+# psync, O_DIRECT, 1 MiB at QD 1, each in its own cap/N of the disk, 5 s.
+streams() {
+	local i args=
+	for i in $(seq 0 $(($1 - 1))); do
+		args="$args --name=s$i --filename=/dev/$dev --offset=$((cap / $1 * i / 1048576 * 1048576)) --size=$((cap / $1))"
+	done
+	# shellcheck disable=SC2086 # the jobs' arguments
+	fio_run --ioengine=psync --direct=1 --rw="$2" --bs=1M --runtime=5 \
+		--time_based --group_reporting --output-format=terse $args
 }
 
 check "bfq available" modprobe bfq
@@ -54,7 +59,7 @@ for s in none xbfq-noidle bfq xbfq; do
 	rm -f /tmp/seqidle.q
 	[ "${s%-*}" = xbfq ] &&
 		(sleep 3; cat /sys/kernel/debug/block/$dev/sched/queues >/tmp/seqidle.q) &
-	check "$s: two sequential readers at QD 1" two read
+	check "$s: two sequential readers at QD 1" streams 2 read
 	wait
 	eval "$(echo "$s" | tr - _)_model=$(mrate) $(echo "$s" | tr - _)_mib=$(mib) $(echo "$s" | tr - _)_seeks=$(st seeks)"
 	diag "$s: model clock $(mrate) KiB/s, $(mib) MiB, $(st seeks) seeks"
@@ -82,7 +87,7 @@ cmp_ok "$((xbfq_model * 100))" -ge "$((bfq_model * 95))" "xbfq: at least 0.95x b
 # 19 idle periods each (6.1: 38 in all), 20 if its first request happens
 # to start within 1 MiB of sector 0.
 i0=$(xd_stat $dev idle_throughput)
-check "xbfq: two random readers at QD 1" two randread
+check "xbfq: two random readers at QD 1" streams 2 randread
 n=$(($(xd_stat $dev idle_throughput) - i0))
 diag "random readers: $n idle periods for throughput, $(st commands) commands"
 diag "random readers: $(tr '\n' ' ' </sys/kernel/debug/block/$dev/sched/stats)"
@@ -99,15 +104,6 @@ cmp_ok "$n" -le 40 "xbfq: no idling for throughput once the readers are seen see
 # round, up to three, only if one misses the bar (host load moves TCG
 # runs) or its eight queues came in more than one burst (creations more
 # than 180 ms apart in the guest's clock: a stalled guest; xb_bursts).
-eight() {
-	local i args=
-	for i in 0 1 2 3 4 5 6 7; do
-		args="$args --name=r$i --filename=/dev/$dev --offset=$((cap / 8 * i / 1048576 * 1048576)) --size=$((cap / 8))"
-	done
-	# shellcheck disable=SC2086 # the jobs' arguments
-	fio_run --ioengine=psync --direct=1 --rw=read --bs=1M --runtime=5 \
-		--time_based --group_reporting --output-format=terse $args
-}
 for round in 1 2 3; do
 	for s in bfq xbfq; do
 		check "$s: back to none (round $round)" sched_set $dev none
@@ -117,7 +113,7 @@ for round in 1 2 3; do
 		rm -f /tmp/seqidle.q
 		[ $s = xbfq ] &&
 			(sleep 1; cat /sys/kernel/debug/block/$dev/sched/queues >/tmp/seqidle.q) &
-		check "$s: eight sequential readers at QD 1 (round $round)" eight
+		check "$s: eight sequential readers at QD 1 (round $round)" streams 8 read
 		wait
 		eval "${s}_model8=$(mrate)"
 		diag "eight readers, $s: model clock $(mrate) KiB/s, $(st seeks) seeks, $(mib) MiB"
@@ -142,22 +138,6 @@ cmp_ok "$((xbfq_model8 * 100))" -ge "$((bfq_model8 * 95))" "xbfq: at least 0.95x
 # writers (O_DIRECT), each stream cap/N from the next; xbfq's aggregate
 # at least 0.95x bfq's on the model's clock.  A second round only where
 # the first misses (host load moves TCG runs); the better round counts.
-streams() {
-	local i args=
-	for i in $(seq 0 $(($1 - 1))); do
-		args="$args --name=s$i --filename=/dev/$dev --offset=$((cap / $1 * i / 1048576 * 1048576)) --size=$((cap / $1))"
-	done
-	# shellcheck disable=SC2086 # the jobs' arguments
-	fio_run --ioengine=psync --direct=1 --rw="$2" --bs=1M --runtime=5 \
-		--time_based --group_reporting --output-format=terse $args
-}
-# model clock, KiB/s, of what was written or read
-wrate() {
-	awk -v w="$(st write_sectors)" -v m="$(st read_sectors)" \
-		-v c="$(st cache_hit_sectors)" -v b="$(st busy_ns)" \
-		-v r="$(st readahead_ns)" \
-		'BEGIN { t = (b + r) / 1e9; printf "%d", (t > 0 ? (w + m + c) / 2 / t : 0) }'
-}
 for cell in "1 read" "4 read" "4 write"; do
 	set -- $cell
 	who=${2%e}er
@@ -170,8 +150,8 @@ for cell in "1 read" "4 read" "4 write"; do
 			[ $s = bfq ] && bfq_learn_no_queueing $dev
 			echo 0 >"$D/stats"
 			check "$s: $1 sequential $who at QD 1 (round $round)" streams "$1" "$2"
-			eval "${s}_cell=$(wrate)"
-			diag "$1 $who, $s: model clock $(wrate) KiB/s, $(st seeks) seeks"
+			eval "${s}_cell=$(mrate)"
+			diag "$1 $who, $s: model clock $(mrate) KiB/s, $(st seeks) seeks"
 		done
 		# shellcheck disable=SC2154 # set by the eval above
 		if [ $((xbfq_cell * 1000 / (bfq_cell + (bfq_cell == 0)))) -gt "$best" ]; then

@@ -7,15 +7,6 @@
 # found no tag from a worker thread, out of order, under any scheduler.
 . /tests/lib.sh
 
-# zwrite NAME ARGS...: sequential zoned writes with checksums, verified.
-zwrite() {
-	local name=$1
-	shift
-	fio_run --name="$name" --filename="/dev/$dev" --zonemode=zbd \
-		--rw=write --direct=1 --ioengine=io_uring --verify=crc32c \
-		--verify_fatal=1 --group_reporting "$@"
-}
-
 dev=$(nullb_create xbzoned submit_queues=1 size=256 zoned=1 zone_size=4 \
 	zone_nr_conv=0 memory_backed=1 hw_queue_depth=256)
 is "$(cat "/sys/block/$dev/queue/zoned")" host-managed "$dev is host-managed"
@@ -23,9 +14,9 @@ check "xbfq selectable on a zoned device" sched_set "$dev" xbfq
 is "$(sched_current "$dev")" xbfq "xbfq active"
 check "nr_requests 256" sh -c "echo 256 > /sys/block/$dev/queue/nr_requests"
 check "one zone at QD 128: no write error, data verified" \
-	zwrite qd128 --bs=4k --iodepth=128 --size=4m
+	zwrite "$dev" qd128 --bs=4k --iodepth=128 --size=4m
 check "4 writers, own zones, QD 32: no write error, data verified" \
-	zwrite four --bs=16k --iodepth=32 --numjobs=4 --offset=32m \
+	zwrite "$dev" four --bs=16k --iodepth=32 --numjobs=4 --offset=32m \
 	--offset_increment=64m --size="$(scaled_mib 32 8)"
 cmp_ok "$(xd_stat "$dev" dispatched)" -gt 0 "writes went through xbfq"
 is "$(xd_stat "$dev" in_flight)" 0 "nothing left in flight"

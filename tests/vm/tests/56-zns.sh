@@ -35,22 +35,14 @@ if [ -z "$dev" ]; then
 fi
 diag "$dev: $(cat /sys/block/$dev/queue/chunk_sectors) sectors a zone, $(cat /sys/block/$dev/queue/nr_zones) zones, scheduler: $(cat /sys/block/$dev/queue/scheduler)"
 
-zwrite() {
-	local name=$1
-	shift
-	fio_run --name="$name" --filename="/dev/$dev" --zonemode=zbd \
-		--rw=write --direct=1 --ioengine=io_uring --verify=crc32c \
-		--verify_fatal=1 --group_reporting "$@"
-}
-
 base=0
 for s in xbfq xdeadline; do
 	check "$s selectable on the ZNS namespace" sched_set "$dev" $s
 	check "$s: nr_requests 256" sh -c "echo 256 > /sys/block/$dev/queue/nr_requests"
 	check "$s: one zone at QD 128: no write error, data verified" \
-		zwrite qd128 --bs=4k --iodepth=128 --offset=${base}m --size=4m
+		zwrite "$dev" qd128 --bs=4k --iodepth=128 --offset=${base}m --size=4m
 	check "$s: 4 writers, own zones, QD 32: no write error, data verified" \
-		zwrite four --bs=16k --iodepth=32 --numjobs=4 --offset=$((base + 32))m \
+		zwrite "$dev" four --bs=16k --iodepth=32 --numjobs=4 --offset=$((base + 32))m \
 		--offset_increment=64m --size=16m
 	cmp_ok "$(xd_stat "$dev" dispatched)" -gt 0 "$s: writes went through it"
 	is "$(xd_stat "$dev" in_flight)" 0 "$s: nothing left in flight"
