@@ -12,7 +12,8 @@
 # it off, both groups within 2:1 of each other; with it off, no such
 # injection.  Then two rounds with a thinking 3 ms after each read:
 # with injection on, b's reads go into a's think time (injected_empty),
-# and a keeps at least 0.9x its reads.  b's gain is measured, not
+# and a keeps at least 0.9x its reads (think time and slice_idle scaled
+# with the device's service time, xd.devtime).  b's gain is measured, not
 # asserted (docs/benchmarks.md: 3-4x, but 1.1x in one 6.12 boot whose
 # guest waited for a far less often).
 . /tests/lib.sh
@@ -26,6 +27,13 @@ Q=/sys/block/$dev/queue/iosched
 check "switch to xbfq" sched_set "$dev" xbfq
 # Weights exact (as 52-xbfq-cgroup): no raising of the new queues.
 echo 0 >"$Q/low_latency"
+# Where devtime stretches the device, the idle window and the thinking
+# reader's think time stretch with it (50-xbfq-fair): with an 8 ms read
+# and a 3 ms think (the debug kernel), b's injected read was still in
+# flight whenever a thought, and the device was never empty (a CI round
+# saw injected_empty +0).
+devtime "$(cat "$Q/slice_idle_us")" >"$Q/slice_idle_us"
+THINK=$(devtime 3000)
 check "create the test's parent cgroup" mkdir "$T"
 check "enable io below it" sh -c "echo +io >$T/cgroup.subtree_control"
 mkdir "$T/a" "$T/b"
@@ -74,12 +82,12 @@ for r in 1 2; do
 done
 diag "reads/s, two rounds summed: injection off $off, on $on"
 
-# a thinks 3 ms after each read (under slice_idle, so it is waited for):
-# the device is empty while it thinks, and b's reads go into that time
-# (injected_empty), with a driver tag left for a's next.
-round 0 3000
+# a thinks 3 ms (scaled) after each read (under slice_idle, so it is
+# waited for): the device is empty while it thinks, and b's reads go into
+# that time (injected_empty), with a driver tag left for a's next.
+round 0 "$THINK"
 toff=$RB aoff=$RA keoff=$KE
-round 1 3000
+round 1 "$THINK"
 ton=$RB aon=$RA kethink=$KE
 diag "beside a thinking: b's reads/s injection off $toff, on $ton; a's off $aoff, on $aon"
 is "$kioff" 0 "injection off: nothing injected across groups"
