@@ -25,8 +25,9 @@ tests=${4:-all}
 # slower.  The Debian kernels' default, 1800 s, is twice their suites'
 # length (780-890 s; 900 s killed 7.x's guest in its last test on a
 # slower host): a hung test is the guest's to kill (xd.test_timeout,
-# 240 s there), with a diagnosis.  VM_BASE_APPEND comes before it (check-vm.sh's default data
-# size, which the debug kernel's own overrides), VM_APPEND after.
+# 240 s there), with a diagnosis.  VM_BASE_APPEND comes before it
+# (check-vm.sh's default data size, which the debug kernel's own
+# overrides), VM_APPEND after.
 vm_slot timeout "${VM_TIMEOUT:-${LABEL_VM_TIMEOUT:-1800}}" qemu-system-x86_64 \
 	-accel "${VM_ACCEL:-tcg,thread=single}" -smp "${VM_SMP:-2}" -m "${VM_MEM:-2048}" \
 	-nographic -no-reboot -kernel "$VMLINUZ" -initrd "$initrd" \
