@@ -19,7 +19,7 @@
  *    100 * (8 - L); IDLE queues weigh 100.  Classes are strictly ordered
  *    (RT, then BE, then IDLE, the last only after the others have been
  *    idle for idle_class_delay, or for one request once it has waited
- *    200 ms, as BFQ).
+ *    200 ms, as BFQ, but without waiting for the slot in service to end).
  *  - Within a class, queues are scheduled by budget-based WF2Q+ (its
  *    service trees in xbfq-wf2q.c): each busy queue has a virtual start S
  *    and finish F = S + budget / weight; the eligible queue (S <= V) with
@@ -1227,6 +1227,22 @@ static struct xb_queue *xb_pick_group_queue(struct xb_data *xbd)
 	return NULL;
 }
 
+/*
+ * Anti-starvation: has the IDLE class waited XB_IDLE_STARVE_NS while the
+ * others kept the device?  Then one of its requests goes through.  BFQ
+ * checks this only where it picks a new queue; xbfq also ends a slot in
+ * progress for it (xb_pick()), since a raised queue's slot lasts up to
+ * wr_coeff times timeout_sync (3.75 s by default) and a budget from the
+ * peak-rate estimate as long: a random reader's slot on a slow device
+ * otherwise starved an IDLE reader for seconds (1 read in 3.5 s).
+ */
+static bool xb_idle_class_starved(struct xb_data *xbd, u64 now)
+{
+	return unlikely(xbd->top.cls[XB_IDLE].nr_busy) && !xbd->groups_on &&
+	       xb_nonidle_busy(xbd) &&
+	       now - xbd->idle_wait_ns >= XB_IDLE_STARVE_NS;
+}
+
 static struct xb_queue *xb_pick_queue(struct xb_data *xbd, u64 now)
 {
 	struct xb_class *cls = xbd->top.cls, *idle = &cls[XB_IDLE];
@@ -1236,13 +1252,8 @@ static struct xb_queue *xb_pick_queue(struct xb_data *xbd, u64 now)
 	if (unlikely(xbd->groups_on))
 		return xb_pick_group_queue(xbd);
 
-	/*
-	 * Anti-starvation, as BFQ: once the IDLE class has waited
-	 * XB_IDLE_STARVE_NS while the others kept the device, one of its
-	 * requests goes through (xb_pick() ends that slot after it).
-	 */
-	if (idle->nr_busy && xb_nonidle_busy(xbd) &&
-	    now - xbd->idle_wait_ns >= XB_IDLE_STARVE_NS) {
+	/* xb_pick() ends the IDLE queue's slot after that one request. */
+	if (xb_idle_class_starved(xbd, now)) {
 		xbd->idle_starved++;
 		return xb_class_pick(xbd, idle);
 	}
@@ -1303,6 +1314,11 @@ static struct request *xb_pick(struct xb_data *xbd)
 			if (!xq)
 				return NULL;
 			xb_set_in_service(xbd, xq, now);
+		}
+		/* The IDLE class starved: it goes next (xb_pick_queue()). */
+		if (xq->cls != XB_IDLE && xb_idle_class_starved(xbd, now)) {
+			xb_expire(xbd, xq, XB_EXP_PREEMPT, now);
+			continue;
 		}
 		/* Not while it keeps the head (xb_keeps_head()). */
 		yq = xb_should_yield(xbd, xq);

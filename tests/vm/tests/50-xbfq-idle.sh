@@ -13,10 +13,17 @@ check "switch to xbfq" sched_set "$dev" xbfq
 d=$(cat "/sys/block/$dev/queue/iosched/idle_class_delay")
 devtime "$d" >"/sys/block/$dev/queue/iosched/idle_class_delay"
 
+# BE slots long enough that ending them cannot be what serves the IDLE
+# class: a budget no 4 KiB reader uses up and a 2 s timeout (a raised
+# queue's slot lasts up to wr_coeff times timeout_sync, 3.75 s by
+# default, and a budget from the peak-rate estimate can last as long).
+echo 1048576 >"/sys/block/$dev/queue/iosched/max_budget"
+echo 2000 >"/sys/block/$dev/queue/iosched/timeout_sync"
+
 # A BE reader for 4 s and an IDLE reader for 7 s, started together: the
 # idle reader gets one read per 200-330 ms while the BE reader runs (each
-# after 200 ms of waiting, at the end of a BE slot, which lasts up to
-# timeout_sync, 125 ms), then the whole device.  Its reads there are
+# after 200 ms of waiting, in the middle of a BE slot), then the whole
+# device.  Its reads there are
 # further apart by its own time between two reads: on the debug kernel
 # one per 400-500 ms (their completion latency 340-370 ms, fio's
 # --write_lat_log, session 32), 4-6.5 reads in the first 3.5 s.
