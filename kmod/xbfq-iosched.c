@@ -482,6 +482,41 @@ static void xb_softrt_set_next(struct xb_data *xbd, struct xb_queue *xq,
 }
 
 /*
+ * Peak rate from a slot of @xq that kept the device busy for @elapsed ns
+ * (it used its budget or its timeout), and the automatic budget from it.
+ * As BFQ's estimator, a seeky queue's slot may raise the estimate, not
+ * lower it: seeks say how the workload uses the device, not how fast it
+ * is.  Nor does it make the first estimate: BFQ starts from a reference
+ * rate that seeky samples cannot lower, xbfq from none, and a random
+ * reader's first slot (one 4 KiB read per 20 ms) set 378 sectors/s, so
+ * a budget of 128 sectors for every queue, on a device that wrote 2 MiB/s
+ * beside it; on a fast device a stream's slot of 128 sectors then ends
+ * within 20 ms, too soon to be a sample that corrects it.  Returns
+ * whether the estimate changed.
+ */
+static bool xb_sample_peak_rate(struct xb_data *xbd, struct xb_queue *xq,
+				u64 elapsed)
+{
+	u64 rate, peak = xbd->peak_rate;
+	bool seeky = xb_seeky(xq);
+
+	if (elapsed <= 20 * NSEC_PER_MSEC || xq->served < 2 * XB_MIN_BUDGET)
+		return false;
+	rate = div64_u64((u64)xq->served * NSEC_PER_SEC, elapsed);
+	if (seeky && (!peak || rate <= peak))
+		return false;
+	if (rate > peak)
+		peak = rate;
+	else
+		peak = (7 * peak + rate) / 8;
+	WRITE_ONCE(xbd->peak_rate, peak);
+	xbd->auto_max_budget =
+		clamp_t(u64, div_u64(peak * READ_ONCE(xbd->timeout_ms), 1000),
+			2 * XB_MIN_BUDGET, XB_MAX_BUDGET_LIMIT);
+	return true;
+}
+
+/*
  * End the in-service slot of @xq: charge its service to its finish time,
  * feed the budget back, and requeue or deactivate it.
  */
@@ -504,26 +539,9 @@ static void xb_expire(struct xb_data *xbd, struct xb_queue *xq, int reason,
 		charge = xq->budget;
 	xq->vfinish = xq->vstart + xb_vt(charge, xq->weight);
 
-	/*
-	 * Peak rate from slots where the queue kept the device busy.  As
-	 * BFQ's estimator, a seeky queue's slot may raise it, not lower it:
-	 * seeks say how the workload uses the device, not how fast it is.
-	 */
 	if ((reason == XB_EXP_BUDGET || reason == XB_EXP_TIMEOUT) &&
-	    elapsed > 20 * NSEC_PER_MSEC && xq->served >= 2 * XB_MIN_BUDGET) {
-		u64 rate = div64_u64((u64)xq->served * NSEC_PER_SEC, elapsed);
-
-		if (rate > xbd->peak_rate)
-			WRITE_ONCE(xbd->peak_rate, rate);
-		else if (!xb_seeky(xq))
-			WRITE_ONCE(xbd->peak_rate,
-				   (7 * xbd->peak_rate + rate) / 8);
-		xbd->auto_max_budget =
-			clamp_t(u64, div_u64(xbd->peak_rate *
-					     READ_ONCE(xbd->timeout_ms), 1000),
-				2 * XB_MIN_BUDGET, XB_MAX_BUDGET_LIMIT);
+	    xb_sample_peak_rate(xbd, xq, elapsed))
 		maxb = xb_max_budget(xbd);
-	}
 
 	/* Budget feedback. */
 	switch (reason) {

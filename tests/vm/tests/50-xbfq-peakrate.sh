@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0
+# The peak rate estimate (docs/xbfq.md, "Budgets"): from the slots that
+# a queue ended by its budget or its timeout; a seeky queue's slot may
+# raise it, not lower it, nor make the first estimate.  On a new xbfq
+# instance without raising (low_latency=0, so slots end by the 125 ms
+# timeout), a random reader of 4 KiB at QD 4 on a device that serves each
+# read in 1 ms (scaled with xd.devtime): its slots end by timeout or
+# budget (asserted, so that samples were taken) and leave no estimate:
+# peak_rate 0, auto_max_budget still 16384.  Before the rule its first
+# slot made the estimate (a random reader's slot in a run of
+# 50-xbfq-writeback: 378 sectors/s, a budget of 128 sectors for every
+# queue), and a stream's slots, that short, then ended within 20 ms, too
+# soon to be samples: the sequential reader after it read 325,674
+# sectors/s with the estimate stuck at the random reader's 22,021 and
+# the budget at 2752.  Then a sequential reader of 64 KiB: its slots
+# make the estimate, at least half the rate it read at.
+. /tests/lib.sh
+
+dev=$(nullb_create xbpr submit_queues=1 size=1024 irqmode=2 \
+	completion_nsec="$(devtime 1000000)" hw_queue_depth=8)
+Q=/sys/block/$dev/queue/iosched
+check "switch to xbfq" sched_set "$dev" xbfq
+echo 0 >"$Q/low_latency"
+is "$(xd_stat "$dev" peak_rate)" 0 "a new instance: no estimate"
+
+# reader RW BS: one reader at QD 4 for 3 s; prints the sectors it read
+# per second
+reader() {
+	local r0 r1
+	r0=$(awk '{ print $3 }' "/sys/block/$dev/stat")
+	fio --name=r --filename="/dev/$dev" --rw="$1" --bs="$2" --direct=1 \
+		--ioengine=io_uring --iodepth=4 --size=1g --time_based \
+		--runtime=3 >/dev/null 2>&1
+	r1=$(awk '{ print $3 }' "/sys/block/$dev/stat")
+	echo $(((r1 - r0) / 3))
+}
+
+ended() { echo $(($(xd_stat "$dev" expired_budget) + $(xd_stat "$dev" expired_timeout))); }
+e0=$(ended)
+rrate=$(reader randread 4k)
+e1=$(ended)
+diag "random reader: $rrate sectors/s; slots ended by budget or timeout: $((e1 - e0));" \
+	"peak_rate $(xd_stat "$dev" peak_rate), auto_max_budget $(xd_stat "$dev" auto_max_budget)"
+cmp_ok "$((e1 - e0))" -gt 0 "random reader: slots ended by budget or timeout (samples taken)"
+is "$(xd_stat "$dev" peak_rate)" 0 "random reader: no estimate from seeky slots"
+is "$(xd_stat "$dev" auto_max_budget)" 16384 "random reader: the automatic budget stays at its default"
+
+srate=$(reader read 64k)
+e2=$(ended)
+peak=$(xd_stat "$dev" peak_rate)
+diag "sequential reader: $srate sectors/s; slots ended by budget or timeout: $((e2 - e1));" \
+	"peak_rate $peak, auto_max_budget $(xd_stat "$dev" auto_max_budget)"
+cmp_ok "$((peak * 2))" -ge "$srate" "sequential reader: an estimate, at least half its rate ($peak, $srate sectors/s)"
+cmp_ok "$(xd_stat "$dev" auto_max_budget)" -gt 128 "sequential reader: the automatic budget above its floor"
+check "the device went idle" dev_idle "$dev"
+sched_balanced "$dev" xbfq
+check "switch away" sched_set "$dev" none
+nullb_remove xbpr
+done_testing
