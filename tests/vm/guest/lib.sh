@@ -64,6 +64,15 @@ scaled_mib() {
 # devtime T: a device service time T, or a wait paced by the device's
 # service (any unit), scaled by XD_DEVTIME.
 devtime() { echo $(($1 * XD_DEVTIME / 100)); }
+# iosched_devtime DEV KNOB: scale DEV's I/O scheduler time knob KNOB by
+# XD_DEVTIME, as devtime.  Where devtime stretches a test's device (a slow
+# guest CPU, the debug kernel), its processes' CPU time between requests
+# grows alike; a scheduler window that this time must fit in (slice_idle,
+# idle_class_delay) is stretched with it (unchanged at XD_DEVTIME 100).
+iosched_devtime() {
+	local f="/sys/block/$1/queue/iosched/$2"
+	devtime "$(cat "$f")" >"$f"
+}
 
 # nullb_create NAME [attr=value...]: create and power on a configfs null_blk
 # device; prints the block device name.

@@ -25,7 +25,7 @@ echo 0 >"$Q/congestion_threshold"
 # debug kernel's exit took longer than the default 8 ms (expired_idle
 # 6-41 there, 0 on Debian's kernels, and once no orphan_kicks in CI), so
 # the idle window scales with the device's service time (64 ms there).
-echo "$(devtime 8)" >"$Q/slice_idle"
+iosched_devtime "$dev" slice_idle
 k0=$(xd_stat "$dev" orphan_kicks)
 
 # short NAME: short-lived readers, one after the other, until $end; each

@@ -15,8 +15,7 @@ echo 0 >"/sys/block/$dev/queue/iosched/low_latency"
 # time grows too; past slice_idle xbfq stops idling for the heavier reader
 # and the shares drift towards 1:1 (6.41:1 measured on the debug kernel).
 # Stretch slice_idle with the device.
-si=$(cat "/sys/block/$dev/queue/iosched/slice_idle_us")
-devtime "$si" >"/sys/block/$dev/queue/iosched/slice_idle_us"
+iosched_devtime "$dev" slice_idle_us
 
 # readers LEVEL...: one sequential reader per BE level given, each in
 # its own part of the device (1 GiB each for two, 512 MiB for three), for

@@ -10,8 +10,7 @@ check "switch to xbfq" sched_set "$dev" xbfq
 # Where devtime stretches the device (the debug kernel, slow everywhere),
 # the BE reader's CPU time between its reads grows too: stretch that wait
 # alike (20 ms stays 20 ms elsewhere).
-d=$(cat "/sys/block/$dev/queue/iosched/idle_class_delay")
-devtime "$d" >"/sys/block/$dev/queue/iosched/idle_class_delay"
+iosched_devtime "$dev" idle_class_delay
 
 # BE slots long enough that ending them cannot be what serves the IDLE
 # class: a budget no 4 KiB reader uses up and a 2 s timeout (a raised

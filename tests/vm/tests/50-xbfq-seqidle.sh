@@ -50,7 +50,7 @@ for s in none xbfq-noidle bfq xbfq; do
 	check "select ${s%-*}" sched_set $dev "${s%-*}"
 	if [ $s != none ]; then
 		echo 0 >$Q/low_latency
-		devtime 8000 >$Q/slice_idle_us
+		iosched_devtime $dev slice_idle_us
 	fi
 	[ $s = bfq ] && bfq_learn_no_queueing $dev
 	[ $s = xbfq-noidle ] && echo 0 >$Q/slice_idle_us

@@ -209,8 +209,7 @@ check "switch to xbfq" sched_set "$dev" xbfq
 check "64 requests" sh -c "echo 64 >/sys/block/$dev/queue/nr_requests"
 # As 50-xbfq-fair: weights exact, slice_idle stretched with the device.
 echo 0 >"/sys/block/$dev/queue/iosched/low_latency"
-si=$(cat "/sys/block/$dev/queue/iosched/slice_idle_us")
-devtime "$si" >"/sys/block/$dev/queue/iosched/slice_idle_us"
+iosched_devtime "$dev" slice_idle_us
 G=/sys/kernel/debug/block/$dev/sched/groups
 
 cgp=$(cat /sys/module/xbfq/parameters/cgroups 2>/dev/null)

@@ -32,7 +32,7 @@ echo 0 >"$Q/low_latency"
 # and a 3 ms think (the debug kernel), b's injected read was still in
 # flight whenever a thought, and the device was never empty (a CI round
 # saw injected_empty +0).
-devtime "$(cat "$Q/slice_idle_us")" >"$Q/slice_idle_us"
+iosched_devtime "$dev" slice_idle_us
 THINK=$(devtime 3000)
 check "create the test's parent cgroup" mkdir "$T"
 check "enable io below it" sh -c "echo +io >$T/cgroup.subtree_control"
