@@ -481,6 +481,15 @@ static void xb_softrt_set_next(struct xb_data *xbd, struct xb_queue *xq,
 	xq->softrt_update = false;
 }
 
+/* The estimate is now @peak; the automatic budget follows it. */
+static void xb_set_peak_rate(struct xb_data *xbd, u64 peak)
+{
+	WRITE_ONCE(xbd->peak_rate, peak);
+	xbd->auto_max_budget =
+		clamp_t(u64, div_u64(peak * READ_ONCE(xbd->timeout_ms), 1000),
+			2 * XB_MIN_BUDGET, XB_MAX_BUDGET_LIMIT);
+}
+
 /*
  * Peak rate from a slot of @xq that kept the device busy for @elapsed ns
  * (it used its budget or its timeout), and the automatic budget from it.
@@ -490,9 +499,8 @@ static void xb_softrt_set_next(struct xb_data *xbd, struct xb_queue *xq,
  * rate that seeky samples cannot lower, xbfq from none, and a random
  * reader's first slot (one 4 KiB read per 20 ms) set 378 sectors/s, so
  * a budget of 128 sectors for every queue, on a device that wrote 2 MiB/s
- * beside it; on a fast device a stream's slot of 128 sectors then ends
- * within 20 ms, too soon to be a sample that corrects it.  Returns
- * whether the estimate changed.
+ * beside it.  Slots of 20 ms or less are timed by xb_rate_window_add()
+ * instead.  Returns whether the estimate changed.
  */
 static bool xb_sample_peak_rate(struct xb_data *xbd, struct xb_queue *xq,
 				u64 elapsed)
@@ -500,7 +508,7 @@ static bool xb_sample_peak_rate(struct xb_data *xbd, struct xb_queue *xq,
 	u64 rate, peak = xbd->peak_rate;
 	bool seeky = xb_seeky(xq);
 
-	if (elapsed <= 20 * NSEC_PER_MSEC || xq->served < 2 * XB_MIN_BUDGET)
+	if (xq->served < 2 * XB_MIN_BUDGET)
 		return false;
 	rate = div64_u64((u64)xq->served * NSEC_PER_SEC, elapsed);
 	if (seeky && (!peak || rate <= peak))
@@ -509,11 +517,51 @@ static bool xb_sample_peak_rate(struct xb_data *xbd, struct xb_queue *xq,
 		peak = rate;
 	else
 		peak = (7 * peak + rate) / 8;
-	WRITE_ONCE(xbd->peak_rate, peak);
-	xbd->auto_max_budget =
-		clamp_t(u64, div_u64(peak * READ_ONCE(xbd->timeout_ms), 1000),
-			2 * XB_MIN_BUDGET, XB_MAX_BUDGET_LIMIT);
+	xb_set_peak_rate(xbd, peak);
 	return true;
+}
+
+/*
+ * A slot of @xq that used its budget within 20 ms is no sample: its
+ * requests may all sit in the driver's tags, dispatched but not served.
+ * Yet a low estimate makes every slot that short once the device runs
+ * some 6 times faster than it (a budget is the estimate's sectors in
+ * timeout_sync), and then nothing corrected it: a 512 KiB reader that
+ * read 1,105,920 sectors/s left an estimate of 135,006 made by a 4 KiB
+ * reader before it.  So such slots add up in a window that closes when
+ * the requests @xq dispatched until its last short slot have completed
+ * (xb_rate_window_done()), at least 20 ms after the window's first slot
+ * began: the device served the window's sectors in that time, and more
+ * for other queues maybe, so the rate is a lower bound of the device's.
+ * It may raise the estimate, never lower it, and a seeky queue's window
+ * does not make the first one.
+ */
+static void xb_rate_window_add(struct xb_queue *xq)
+{
+	if (!xq->win_start_ns) {
+		xq->win_start_ns = xq->slot_start_ns;
+		xq->win_sectors = 0;
+	}
+	xq->win_sectors += xq->served;
+	xq->win_until = xq->dispatched_rqs;
+}
+
+/* A request of @xq completed at @now: does its rate window close? */
+static void xb_rate_window_done(struct xb_data *xbd, struct xb_queue *xq,
+				u64 now)
+{
+	u64 elapsed = now - xq->win_start_ns, rate, peak = xbd->peak_rate;
+
+	if (xq->done_rqs < xq->win_until || elapsed <= 20 * NSEC_PER_MSEC)
+		return;
+	xq->win_start_ns = 0;
+	if (xq->win_sectors < 2 * XB_MIN_BUDGET || (!peak && xb_seeky(xq)))
+		return;
+	rate = div64_u64(xq->win_sectors * NSEC_PER_SEC, elapsed);
+	if (rate > peak) {
+		xb_set_peak_rate(xbd, rate);
+		xbd->rate_windows++;
+	}
 }
 
 /*
@@ -539,9 +587,12 @@ static void xb_expire(struct xb_data *xbd, struct xb_queue *xq, int reason,
 		charge = xq->budget;
 	xq->vfinish = xq->vstart + xb_vt(charge, xq->weight);
 
-	if ((reason == XB_EXP_BUDGET || reason == XB_EXP_TIMEOUT) &&
-	    xb_sample_peak_rate(xbd, xq, elapsed))
-		maxb = xb_max_budget(xbd);
+	if (reason == XB_EXP_BUDGET || reason == XB_EXP_TIMEOUT) {
+		if (elapsed <= 20 * NSEC_PER_MSEC)
+			xb_rate_window_add(xq);
+		else if (xb_sample_peak_rate(xbd, xq, elapsed))
+			maxb = xb_max_budget(xbd);
+	}
 
 	/* Budget feedback. */
 	switch (reason) {
@@ -2636,6 +2687,9 @@ static void xb_finish_request(struct request *rq)
 		if (state & XB_RQ_NONIDLE)
 			xbd->nonidle_done_ns = now;
 		xq->last_done_ns = now;
+		xq->done_rqs++;
+		if (unlikely(xq->win_start_ns))
+			xb_rate_window_done(xbd, xq, now);
 		xb_rq_unhold(xbd, xq, rq);
 		/* Not while raised as interactive, as BFQ. */
 		if (xq->softrt_update && !xq->inflight && !xq->queued &&
@@ -3016,6 +3070,7 @@ enum xb_counter_id {
 	XB_C_INJECTED_GROUPS,
 	XB_C_INJECTED_EMPTY,
 	XB_C_DONE_WAITS,
+	XB_C_RATE_WINDOWS,
 	XB_C_NR
 };
 
@@ -3039,7 +3094,7 @@ static const char *const xb_counter_names[XB_C_NR] = {
 	"local_dispatched", "parked", "groups", "group_moves",
 	"orphan_kicks", "group_limited", "idle_raised", "active_streams",
 	"slots_kept", "slots_resumed", "async_held", "injected_groups",
-	"injected_empty", "done_waits",
+	"injected_empty", "done_waits", "rate_windows",
 };
 
 /* Sum the per-CPU counters, then read the locked ones. */
@@ -3100,6 +3155,7 @@ static void xb_counters_get(void *priv, u64 *v)
 	v[XB_C_READY_DISPATCHED] = sum.core.ready_dispatched;
 	v[XB_C_LOCK_WAITS] = sum.core.lock_waits;
 	v[XB_C_DONE_WAITS] = sum.done_waits;
+	v[XB_C_RATE_WINDOWS] = xbd->rate_windows;
 	v[XB_C_QUEUE_ALLOC_FAILED] = sum.queue_alloc_failed;
 	v[XB_C_LOCAL_DISPATCHED] = sum.local_dispatched;
 	v[XB_C_PARKED] = xsched_local_count(&xbd->core);

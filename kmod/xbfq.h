@@ -226,7 +226,13 @@ struct xb_queue {
 	u64 base_st_ns;
 	unsigned int inject_limit;
 	unsigned int inject_probe;
-	u64 dispatched_rqs, injected_rqs;
+	u64 dispatched_rqs, injected_rqs, done_rqs;
+	/*
+	 * A peak-rate sample from slots too short to time (xb_rate_window_
+	 * add()): since when, how many sectors, and how many of its
+	 * requests must have completed to close it; win_start 0 if none.
+	 */
+	u64 win_start_ns, win_sectors, win_until;
 	/*
 	 * Queue merging: merged, where this process's new requests go
 	 * instead (a reference on it); nr_coop, how many queues send theirs
@@ -418,6 +424,7 @@ struct xb_data {
 	unsigned int inject_turn;		/* xb_inject_find_groups() */
 	u64 wr_interactive, wr_softrt;
 	u64 fifo_expired, back_seeks, idle_starved;
+	u64 rate_windows;		/* xb_rate_window_done() raised it */
 
 	u64 queues_merged, queues_split, queues_merged_by_pos;
 	/* Queues that could host, by position (queue merging); under lock. */
