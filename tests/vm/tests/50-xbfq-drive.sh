@@ -11,7 +11,7 @@
 # as bfq's does (one 7.2 boot: 31 and 12 reads, p99 535 and 531 ms; bfq
 # 13 and 25 reads, p99 526 and 518 ms).  Asserts, over the two rounds:
 # xbfq's reader got at least nine tenths of bfq's reads (bfq's reader
-# is sometimes as lucky with the aging: over 24 CI runs of the three
+# is sometimes as lucky with the aging: over 8 local CI runs of the three
 # Debian kernels bfq's two rounds read 30-377 times, xbfq's 339-409, and
 # one run 344 against 343) and a p99 under 250 ms (half the drive's
 # aging), the writes still moved (at least a tenth of what
