@@ -27,7 +27,9 @@
  *    out (timeout_sync) or it empties.  It is then charged the service it
  *    received (a non-raised queue that timed out is charged its whole
  *    budget) and its next budget follows from why it expired (budget
- *    feedback).
+ *    feedback), within a largest budget from the device's peak rate,
+ *    measured over slots that used their budget or timed out (those of
+ *    20 ms or less timed together, to their requests' completion).
  *  - Device idling with an hrtimer for sync queues, where service
  *    guarantees need it (another active queue is lighter) or where it
  *    boosts throughput (a sequential queue on a rotational device, no

@@ -228,9 +228,10 @@ struct xb_queue {
 	unsigned int inject_probe;
 	u64 dispatched_rqs, injected_rqs, done_rqs;
 	/*
-	 * A peak-rate sample from slots too short to time (xb_rate_window_
-	 * add()): since when, how many sectors, and how many of its
-	 * requests must have completed to close it; win_start 0 if none.
+	 * A peak-rate sample from slots too short to time
+	 * (xb_rate_window_add()): since when, how many sectors, and how
+	 * many of its requests must have completed to close it;
+	 * win_start_ns 0 if none.
 	 */
 	u64 win_start_ns, win_sectors, win_until;
 	/*
