@@ -695,21 +695,32 @@ static inline void xsched_set_shallow_depth(struct blk_mq_alloc_data *data,
 }
 
 /*
- * Do the scheduler tags in use leave room for @need more within @limit?
- * A racy read of the map, word by word, stopping once over: bits freed
- * but not yet cleared count as in use, so it errs on the side of the
- * limit.  Not sbitmap_weight(): that walks every word twice (set, then
- * cleared) with no early stop, once per batch on the allocation path.
+ * May a batch of @need scheduler tags be taken with no shallow depth,
+ * under a limit of @depth of @nrr tags?  A shallow depth bounds where
+ * in each word of the map a tag may be taken (below @depth/@nrr of the
+ * word: rounded down here, per word or in proportion by kernel), not
+ * how many are held, and a batch takes the free bits among @need from
+ * its word's first free bit.  So a batch goes unlimited only where, in
+ * every word it could land in, it would stay under that bound with
+ * room for one more batch: the first free bit is at most the bits in
+ * use, so those plus twice @need must fit.  Then the tags held lie
+ * under each word's bound and their number under the limit, unless
+ * other CPUs take more than @need tags of one word between this read
+ * and the batch.  A racy read of the map: bits freed but not yet
+ * cleared count as in use, which errs on the side of the limit.  Not
+ * sbitmap_weight(): that walks every word twice (set, then cleared)
+ * with no early stop, once per batch on the allocation path.
  */
-static inline bool xsched_tags_room(struct sbitmap_queue *bt,
-				    unsigned int need, unsigned int limit)
+static inline bool xsched_batch_fits(const struct sbitmap *sb,
+				     unsigned int need, unsigned int depth,
+				     unsigned int nrr)
 {
-	const struct sbitmap *sb = &bt->sb;
-	unsigned int i, used = need;
+	unsigned int i;
 
 	for (i = 0; i < sb->map_nr; i++) {
-		used += hweight_long(READ_ONCE(sb->map[i].word));
-		if (used > limit)
+		unsigned int bound = __map_depth(sb, i) * depth / nrr;
+
+		if (hweight_long(READ_ONCE(sb->map[i].word)) + 2 * need > bound)
 			return false;
 	}
 	return true;
@@ -719,22 +730,22 @@ static inline bool xsched_tags_room(struct sbitmap_queue *bt,
  * Hold the allocation described by @data to @depth scheduler tags.
  *
  * A shallow depth turns off blk-mq's batched tag allocation (a plug's
- * tags taken in one go), so it is set only where the limit can bite: not
- * at or above nr_requests, and not for a batch while the tags in use
- * leave room for all of it under @depth (a single tag taken after a
- * failed batch then fits too).  A batch can exceed the limit only where
- * CPUs allocate at the same moment, by their batches; the shallow depth
- * itself is no exact count of tags either (per word, or in proportion
- * to each word).
+ * tags taken in one go), so it is set only where the limit can bite:
+ * not at or above nr_requests, and not for a batch that fits under it
+ * wherever it lands (xsched_batch_fits()).  The shallow depth itself is
+ * no exact count of tags either (per word, or in proportion to each
+ * word).
  */
 static inline void xsched_limit_tags(struct blk_mq_alloc_data *data,
 				     unsigned int depth)
 {
-	if (depth >= data->q->nr_requests)
+	unsigned int nrr = data->q->nr_requests;
+
+	if (depth >= nrr)
 		return;
 	if (data->nr_tags > 1 &&
-	    xsched_tags_room(&data->hctx->sched_tags->bitmap_tags,
-			     data->nr_tags, depth))
+	    xsched_batch_fits(&data->hctx->sched_tags->bitmap_tags.sb,
+			      data->nr_tags, depth, nrr))
 		return;
 	xsched_set_shallow_depth(data, depth);
 }

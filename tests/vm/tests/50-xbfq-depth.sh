@@ -5,7 +5,8 @@
 # 64; while a weight-raised queue is active the write limits halve and
 # quarter (24 and 12).  Measured on a slow null_blk with the tags in use
 # sampled from blk-mq's debugfs (sched_tags busy=) while fio or writeback
-# keeps more requests than that waiting.
+# keeps more requests than that waiting.  Then with 256 tags (a map of
+# several words), and xdeadline's async_depth, which the same code holds.
 . /tests/lib.sh
 
 dev=$(nullb_create xbdepth submit_queues=1 size=1024 hw_queue_depth=256 \
@@ -78,6 +79,19 @@ check "sync writes at QD 128, submitted 16 at a time" during /tmp/peak.b \
 peak=$(cat /tmp/peak.b)
 cmp_ok "$peak" -le 48 "batched sync writes hold at most 48 tags (peak $peak)"
 cmp_ok "$peak" -ge 40 "batched sync writes reach their limit (peak $peak)"
+# With the default 256 tags the map has several words, and a shallow
+# depth bounds where in each word a tag may be taken, not how many are
+# held: batches must stay under each word's bound, or single tags taken
+# under the bound in other words pile up past the limit.
+check "nr_requests 256" sh -c "echo 256 > /sys/block/$dev/queue/nr_requests"
+is "$(xd_stat "$dev" depth_sync_write)" 192 "sync writes: 192 of 256 tags"
+check "sync writes at QD 512, submitted 16 at a time, 256 tags" during /tmp/peak.m \
+	io randwrite --iodepth=512 --iodepth_batch_submit=16 --iodepth_batch_complete_min=16
+peak=$(cat /tmp/peak.m)
+cmp_ok "$peak" -le 192 "batched sync writes hold at most 192 of 256 tags (peak $peak)"
+cmp_ok "$peak" -ge 160 "batched sync writes reach their limit (peak $peak)"
+check "nr_requests 64 again" sh -c "echo 64 > /sys/block/$dev/queue/nr_requests"
+is "$(xd_stat "$dev" depth_sync_write)" 48 "sync writes: 48 of 64 tags again"
 
 # Writeback: buffered writes past a small background threshold; the
 # flusher's writes are async.  No sync, no fsync while sampling, and the
@@ -149,6 +163,19 @@ check "device idle" dev_idle "$dev"
 is "$(xd_stat "$dev" in_flight)" 0 "nothing left in flight"
 is "$(xd_stat "$dev" queued)" 0 "nothing left queued"
 is "$(xd_stat "$dev" dispatched)" "$(xd_stat "$dev" completed)" "dispatched equals completed"
+
+# xdeadline limits writes to its async_depth with the same code.
+check "select xdeadline" sched_set "$dev" xdeadline
+check "xdeadline: nr_requests 256" sh -c "echo 256 > /sys/block/$dev/queue/nr_requests"
+ad=/sys/block/$dev/queue/async_depth
+[ -e "$ad" ] || ad=/sys/block/$dev/queue/iosched/async_depth
+check "xdeadline: async_depth 192" sh -c "echo 192 > $ad"
+check "xdeadline: sync writes at QD 512, submitted 16 at a time" during /tmp/peak.x \
+	io randwrite --iodepth=512 --iodepth_batch_submit=16 --iodepth_batch_complete_min=16
+peak=$(cat /tmp/peak.x)
+cmp_ok "$peak" -le 192 "xdeadline: batched writes hold at most 192 of 256 tags (peak $peak)"
+cmp_ok "$peak" -ge 160 "xdeadline: batched writes reach their limit (peak $peak)"
+check "xdeadline: device idle" dev_idle "$dev"
 check "back to none" sched_set "$dev" none
 nullb_remove xbdepth
 done_testing
