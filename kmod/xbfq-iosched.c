@@ -531,10 +531,12 @@ static bool xb_sample_peak_rate(struct xb_data *xbd, struct xb_queue *xq,
  * timeout_sync), and then nothing corrected it: a 512 KiB reader that
  * read 1,105,920 sectors/s left an estimate of 135,006 made by a 4 KiB
  * reader before it.  So such slots add up in a window that closes when
- * the requests @xq dispatched until its last short slot have completed
- * (xb_rate_window_done()), at least 20 ms after the window's first slot
- * began: the device served the window's sectors in that time, and more
- * for other queues maybe, so the rate is a lower bound of the device's.
+ * the requests @xq dispatched until its last short slot have left the
+ * drive (xb_rate_window_done(): as many as it dispatched less those in
+ * flight; a requeued one counts as gone), at least 20 ms after the
+ * window's first slot began: the device served the window's sectors in
+ * that time, and more for other queues maybe, so the rate is a lower
+ * bound of the device's.
  * It may raise the estimate, never lower it, and a seeky queue's window
  * does not make the first one.
  */
@@ -554,7 +556,8 @@ static void xb_rate_window_done(struct xb_data *xbd, struct xb_queue *xq,
 {
 	u64 elapsed = now - xq->win_start_ns, rate, peak = xbd->peak_rate;
 
-	if (xq->done_rqs < xq->win_until || elapsed <= 20 * NSEC_PER_MSEC)
+	if (xq->dispatched_rqs - xq->inflight < xq->win_until ||
+	    elapsed <= XB_RATE_MIN_NS)
 		return;
 	xq->win_start_ns = 0;
 	if (xq->win_sectors < 2 * XB_MIN_BUDGET || (!peak && xb_seeky(xq)))
@@ -590,7 +593,7 @@ static void xb_expire(struct xb_data *xbd, struct xb_queue *xq, int reason,
 	xq->vfinish = xq->vstart + xb_vt(charge, xq->weight);
 
 	if (reason == XB_EXP_BUDGET || reason == XB_EXP_TIMEOUT) {
-		if (elapsed <= 20 * NSEC_PER_MSEC)
+		if (elapsed <= XB_RATE_MIN_NS)
 			xb_rate_window_add(xq);
 		else if (xb_sample_peak_rate(xbd, xq, elapsed))
 			maxb = xb_max_budget(xbd);
@@ -2689,7 +2692,6 @@ static void xb_finish_request(struct request *rq)
 		if (state & XB_RQ_NONIDLE)
 			xbd->nonidle_done_ns = now;
 		xq->last_done_ns = now;
-		xq->done_rqs++;
 		if (unlikely(xq->win_start_ns))
 			xb_rate_window_done(xbd, xq, now);
 		xb_rq_unhold(xbd, xq, rq);

@@ -57,6 +57,11 @@ enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
 #define XB_BACK_SEEK_PENALTY	2
 /* The IDLE class gets a request through after waiting this long (HZ / 5). */
 #define XB_IDLE_STARVE_NS	(200 * NSEC_PER_MSEC)
+/*
+ * A slot shorter than this is no peak-rate sample alone: its requests
+ * may all sit in the driver's tags (xb_rate_window_add()).
+ */
+#define XB_RATE_MIN_NS		(20 * NSEC_PER_MSEC)
 /* An async queue is charged this many times its service (not raised). */
 #define XB_ASYNC_CHARGE		3
 /*
@@ -226,11 +231,11 @@ struct xb_queue {
 	u64 base_st_ns;
 	unsigned int inject_limit;
 	unsigned int inject_probe;
-	u64 dispatched_rqs, injected_rqs, done_rqs;
+	u64 dispatched_rqs, injected_rqs;
 	/*
 	 * A peak-rate sample from slots too short to time
 	 * (xb_rate_window_add()): since when, how many sectors, and how
-	 * many of its requests must have completed to close it;
+	 * many of its requests must have left the drive to close it;
 	 * win_start_ns 0 if none.
 	 */
 	u64 win_start_ns, win_sectors, win_until;
