@@ -164,7 +164,12 @@ is "$(xd_stat "$dev" in_flight)" 0 "nothing left in flight"
 is "$(xd_stat "$dev" queued)" 0 "nothing left queued"
 is "$(xd_stat "$dev" dispatched)" "$(xd_stat "$dev" completed)" "dispatched equals completed"
 
-# xdeadline limits writes to its async_depth with the same code.
+# xdeadline limits writes to its async_depth with the same code.  Loaded
+# here, it is unloaded here (rmmod: modprobe -r would also remove
+# schedctl_nl, which xbfq uses): else a later test's modprobe -r xbfq
+# fails on schedctl_nl, which xdeadline keeps in use.
+xd_loaded=0
+[ -d /sys/module/xdeadline ] && xd_loaded=1
 check "select xdeadline" sched_set "$dev" xdeadline
 check "xdeadline: nr_requests 256" sh -c "echo 256 > /sys/block/$dev/queue/nr_requests"
 ad=/sys/block/$dev/queue/async_depth
@@ -178,4 +183,5 @@ cmp_ok "$peak" -ge 160 "xdeadline: batched writes reach their limit (peak $peak)
 check "xdeadline: device idle" dev_idle "$dev"
 check "back to none" sched_set "$dev" none
 nullb_remove xbdepth
+[ $xd_loaded = 1 ] || check "unload xdeadline" rmmod xdeadline
 done_testing
