@@ -14,9 +14,13 @@ dev=$(nullb_create xbdepth submit_queues=1 size=1024 hw_queue_depth=256 \
 check "select xbfq" sched_set "$dev" xbfq
 check "nr_requests 64" sh -c "echo 64 > /sys/block/$dev/queue/nr_requests"
 # 7.x keeps async_depth in the queue (queue/async_depth), older kernels
-# in the scheduler (iosched/async_depth).
-ad=/sys/block/$dev/queue/async_depth
-[ -e "$ad" ] || ad=/sys/block/$dev/queue/iosched/async_depth
+# in the scheduler (iosched/async_depth): the file of the one selected.
+async_depth_file() {
+	local f=/sys/block/$dev/queue/async_depth
+	[ -e "$f" ] || f=/sys/block/$dev/queue/iosched/async_depth
+	echo "$f"
+}
+ad=$(async_depth_file)
 is "$(cat "$ad")" 48 "async_depth defaults to three quarters of nr_requests"
 is "$(xd_stat "$dev" depth_sync_write)" 48 "sync writes: async_depth tags"
 is "$(xd_stat "$dev" depth_async)" 32 "async writes: two thirds of it"
@@ -83,13 +87,21 @@ cmp_ok "$peak" -ge 40 "batched sync writes reach their limit (peak $peak)"
 # depth bounds where in each word a tag may be taken, not how many are
 # held: batches must stay under each word's bound, or single tags taken
 # under the bound in other words pile up past the limit.
+# batched_256 PREFIX: direct writes at QD 512, 16 at a time, hold at
+# most the limit of 192 of 256 tags and reach it; PREFIX names the
+# scheduler in the checks.
+batched_256() {
+	local peak
+	check "${1}sync writes at QD 512, submitted 16 at a time, 256 tags" \
+		during /tmp/peak.m io randwrite --iodepth=512 \
+		--iodepth_batch_submit=16 --iodepth_batch_complete_min=16
+	peak=$(cat /tmp/peak.m)
+	cmp_ok "$peak" -le 192 "${1}batched sync writes hold at most 192 of 256 tags (peak $peak)"
+	cmp_ok "$peak" -ge 160 "${1}batched sync writes reach their limit (peak $peak)"
+}
 check "nr_requests 256" sh -c "echo 256 > /sys/block/$dev/queue/nr_requests"
 is "$(xd_stat "$dev" depth_sync_write)" 192 "sync writes: 192 of 256 tags"
-check "sync writes at QD 512, submitted 16 at a time, 256 tags" during /tmp/peak.m \
-	io randwrite --iodepth=512 --iodepth_batch_submit=16 --iodepth_batch_complete_min=16
-peak=$(cat /tmp/peak.m)
-cmp_ok "$peak" -le 192 "batched sync writes hold at most 192 of 256 tags (peak $peak)"
-cmp_ok "$peak" -ge 160 "batched sync writes reach their limit (peak $peak)"
+batched_256 ""
 check "nr_requests 64 again" sh -c "echo 64 > /sys/block/$dev/queue/nr_requests"
 is "$(xd_stat "$dev" depth_sync_write)" 48 "sync writes: 48 of 64 tags again"
 
@@ -172,14 +184,8 @@ xd_loaded=0
 [ -d /sys/module/xdeadline ] && xd_loaded=1
 check "select xdeadline" sched_set "$dev" xdeadline
 check "xdeadline: nr_requests 256" sh -c "echo 256 > /sys/block/$dev/queue/nr_requests"
-ad=/sys/block/$dev/queue/async_depth
-[ -e "$ad" ] || ad=/sys/block/$dev/queue/iosched/async_depth
-check "xdeadline: async_depth 192" sh -c "echo 192 > $ad"
-check "xdeadline: sync writes at QD 512, submitted 16 at a time" during /tmp/peak.x \
-	io randwrite --iodepth=512 --iodepth_batch_submit=16 --iodepth_batch_complete_min=16
-peak=$(cat /tmp/peak.x)
-cmp_ok "$peak" -le 192 "xdeadline: batched writes hold at most 192 of 256 tags (peak $peak)"
-cmp_ok "$peak" -ge 160 "xdeadline: batched writes reach their limit (peak $peak)"
+check "xdeadline: async_depth 192" sh -c "echo 192 > $(async_depth_file)"
+batched_256 "xdeadline: "
 check "xdeadline: device idle" dev_idle "$dev"
 check "back to none" sched_set "$dev" none
 nullb_remove xbdepth
