@@ -709,16 +709,20 @@ static inline void xsched_set_shallow_depth(struct blk_mq_alloc_data *data,
  * and the batch.  A racy read of the map: bits freed but not yet
  * cleared count as in use, which errs on the side of the limit.  Not
  * sbitmap_weight(): that walks every word twice (set, then cleared)
- * with no early stop, once per batch on the allocation path.
+ * with no early stop, once per batch on the allocation path.  Every
+ * word but maybe the last is full, so one share serves them all.
  */
 static inline bool xsched_batch_fits(const struct sbitmap *sb,
 				     unsigned int need, unsigned int depth,
 				     unsigned int nrr)
 {
+	unsigned int word = 1U << sb->shift;
+	unsigned int full = word * depth / nrr;
 	unsigned int i;
 
 	for (i = 0; i < sb->map_nr; i++) {
-		unsigned int bound = __map_depth(sb, i) * depth / nrr;
+		unsigned int bits = __map_depth(sb, i);
+		unsigned int bound = bits == word ? full : bits * depth / nrr;
 
 		if (hweight_long(READ_ONCE(sb->map[i].word)) + 2 * need > bound)
 			return false;
