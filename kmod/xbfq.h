@@ -79,7 +79,7 @@ enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
 /*
  * Interactive raising time: by default (wr_max_time 0, automatic) as
  * BFQ's, a reference drive's time scaled by its rate over the device's
- * peak rate, within XB_WR_DUR_MIN_MS-XB_WR_DUR_MAX_MS; a fixed time in
+ * rate as BFQ estimates it (wr_rate), within XB_WR_DUR_MIN_MS-XB_WR_DUR_MAX_MS; a fixed time in
  * ms where wr_max_time is set.  BFQ's reference pairs, converted to
  * sectors per second (its 14000 and 33000 sectors/us << 16): a
  * rotational drive and a non-rotational one.
@@ -91,6 +91,26 @@ enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
 #define XB_WR_REF_MS_NONROT	2500
 #define XB_WR_DUR_MIN_MS	3000
 #define XB_WR_DUR_MAX_MS	25000
+/*
+ * The rate the automatic raising time is scaled by (wr_rate) comes from
+ * windows of dispatches, as BFQ's peak rate: at least XB_WRR_MIN_SAMPLES
+ * of them over XB_WRR_MIN_NS, closed at XB_WRR_REF_NS, when the device
+ * idles XB_WRR_IDLE_NS, or at a completion so late that the window's
+ * largest request went at under about 1000 sectors per second
+ * (XB_WRR_LATE_NS_PER_SECTOR).  A dispatch is sequential if it follows
+ * a request in flight or a completion within XB_WRR_SEQ_NS, within
+ * XB_WRR_SEEK_THR of the last one's end (on a non-rotational device,
+ * also if it is at least XB_WRR_SMALL_NONROT).  BFQ's values.
+ */
+#define XB_WRR_MIN_SAMPLES	32
+#define XB_WRR_MIN_NS		(300 * NSEC_PER_MSEC)
+#define XB_WRR_REF_NS		NSEC_PER_SEC
+#define XB_WRR_IDLE_NS		(100 * NSEC_PER_MSEC)
+#define XB_WRR_SEQ_NS		(2 * NSEC_PER_MSEC)
+#define XB_WRR_LATE_NS_PER_SECTOR	(1024 * NSEC_PER_USEC)
+#define XB_WRR_SEEK_THR		800	/* sectors */
+#define XB_WRR_SMALL_NONROT	64	/* sectors */
+#define XB_WRR_MAX_RATE		20000000ULL	/* sectors per second */
 #define XB_WR_SOFTRT_NS		(300 * NSEC_PER_MSEC)
 /* Interactive raising ends after this much service (BFQ's 120000). */
 #define XB_WR_MAX_SERVICE	120000	/* sectors */
@@ -413,11 +433,22 @@ struct xb_data {
 	u64 kept_ns;				/* since its last completion */
 	u64 slots_kept, slots_resumed;
 	/*
-	 * Measured peak rate, sectors per second, for max_budget=0 and
-	 * wr_max_time=0; 0 until the first sample.
+	 * Measured peak rate, sectors per second, for max_budget=0; 0
+	 * until the first sample.
 	 */
 	u64 peak_rate;
 	unsigned int auto_max_budget;
+	/*
+	 * The raising time's device rate, sectors per second, for
+	 * wr_max_time=0: BFQ's estimator, apart from peak_rate
+	 * (xb_wr_rate_sample()), and its window of dispatches.  Protected
+	 * by lock.
+	 */
+	u64 wr_rate;
+	u64 wrr_first_ns, wrr_delta_ns, wrr_last_disp_ns, wrr_last_done_ns;
+	u64 wrr_sectors;
+	sector_t wrr_last_pos;
+	unsigned int wrr_samples, wrr_seq, wrr_max_size;
 	/* Protected by lock. */
 	u64 inserted[XB_NR_CLASS];
 	u64 dispatched[XB_NR_CLASS];

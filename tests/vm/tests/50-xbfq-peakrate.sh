@@ -15,6 +15,10 @@
 # the budget at 2752.  Then a sequential reader of 64 KiB: its slots
 # make the estimate, at least half the rate it read at.  Last, on a new
 # instance, 4 KiB then 512 KiB sequential reads (below).
+# Beside it the raising time's rate (wr_rate, BFQ's estimator): it
+# starts at two thirds of the reference rate (335,693 sectors/s here),
+# the random reader, slower than that and seeky, leaves it there, and the
+# sequential reader's windows move it at least half-way to its rate.
 . /tests/lib.sh
 
 dev=$(nullb_create xbpr submit_queues=1 size=1024 irqmode=2 \
@@ -45,6 +49,7 @@ diag "random reader: $rrate sectors/s; slots ended by budget or timeout: $((e1 -
 cmp_ok "$((e1 - e0))" -gt 0 "random reader: slots ended by budget or timeout (samples taken)"
 is "$(xd_stat "$dev" peak_rate)" 0 "random reader: no estimate from seeky slots"
 is "$(xd_stat "$dev" auto_max_budget)" 16384 "random reader: the automatic budget stays at its default"
+is "$(xd_stat "$dev" wr_rate)" 335693 "random reader: the raising time's rate stays at its start"
 
 srate=$(reader read 64k)
 e2=$(ended)
@@ -53,6 +58,9 @@ diag "sequential reader: $srate sectors/s; slots ended by budget or timeout: $((
 	"peak_rate $peak, auto_max_budget $(xd_stat "$dev" auto_max_budget)"
 cmp_ok "$((peak * 2))" -ge "$srate" "sequential reader: an estimate, at least half its rate ($peak, $srate sectors/s)"
 cmp_ok "$(xd_stat "$dev" auto_max_budget)" -gt 128 "sequential reader: the automatic budget above its floor"
+wrr=$(xd_stat "$dev" wr_rate)
+d0=$((335693 - srate)) d1=$((wrr - srate))
+cmp_ok "$((2 * ${d1#-}))" -le "${d0#-}" "sequential reader: the raising time's rate at least half-way from its start to the rate read ($wrr, $srate sectors/s)"
 
 # A low estimate from small requests is corrected by larger ones: on a new
 # instance a sequential reader of 4 KiB makes an estimate the device beats
