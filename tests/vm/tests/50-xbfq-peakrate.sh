@@ -16,9 +16,12 @@
 # make the estimate, at least half the rate it read at.  Last, on a new
 # instance, 4 KiB then 512 KiB sequential reads (below).
 # Beside it the raising time's rate (wr_rate, BFQ's estimator): it
-# starts at two thirds of the reference rate (335,693 sectors/s here),
-# the random reader, slower than that and seeky, leaves it there, and the
-# sequential reader's windows move it at least half-way to its rate.
+# starts at two thirds of the reference rate (335,693 sectors/s here)
+# and the random reader, slower than that and seeky, leaves it there.
+# On the new instance the 512 KiB reader's windows move it at least
+# half-way from where the 4 KiB reader left it to the rate it reads at,
+# or within an eighth of that rate (the 64 KiB reader's rate is too near
+# the start to tell: 320,000-370,000 sectors/s under TCG).
 . /tests/lib.sh
 
 dev=$(nullb_create xbpr submit_queues=1 size=1024 irqmode=2 \
@@ -58,9 +61,6 @@ diag "sequential reader: $srate sectors/s; slots ended by budget or timeout: $((
 	"peak_rate $peak, auto_max_budget $(xd_stat "$dev" auto_max_budget)"
 cmp_ok "$((peak * 2))" -ge "$srate" "sequential reader: an estimate, at least half its rate ($peak, $srate sectors/s)"
 cmp_ok "$(xd_stat "$dev" auto_max_budget)" -gt 128 "sequential reader: the automatic budget above its floor"
-wrr=$(xd_stat "$dev" wr_rate)
-d0=$((335693 - srate)) d1=$((wrr - srate))
-cmp_ok "$((2 * ${d1#-}))" -le "${d0#-}" "sequential reader: the raising time's rate at least half-way from its start to the rate read ($wrr, $srate sectors/s)"
 
 # A low estimate from small requests is corrected by larger ones: on a new
 # instance a sequential reader of 4 KiB makes an estimate the device beats
@@ -76,7 +76,16 @@ small=$(reader read 4k)
 peak=$(xd_stat "$dev" peak_rate)
 diag "4 KiB reader: $small sectors/s; peak_rate $peak, auto_max_budget $(xd_stat "$dev" auto_max_budget)"
 cmp_ok "$peak" -gt 0 "4 KiB reader: an estimate"
+w4=$(xd_stat "$dev" wr_rate)
 big=$(reader read 512k)
+w512=$(xd_stat "$dev" wr_rate)
+d0=$((w4 - big)) d1=$((w512 - big))
+diag "the raising time's rate: $w4 after the 4 KiB reader, $w512 after the 512 KiB reader"
+# (or within an eighth of its rate, where the 4 KiB reader left it near:
+# the debug kernel, 198,180 then 164,218, the reader at 153,941)
+near=0
+[ $((2 * ${d1#-})) -le "${d0#-}" ] || [ $((8 * ${d1#-})) -le "$big" ] || near=1
+is "$near" 0 "512 KiB reader: the raising time's rate at least half-way to its rate, or within an eighth of it ($w4, then $w512; $big sectors/s)"
 peak=$(xd_stat "$dev" peak_rate)
 diag "512 KiB reader: $big sectors/s; peak_rate $peak, auto_max_budget $(xd_stat "$dev" auto_max_budget)," \
 	"rate_windows $(xd_stat "$dev" rate_windows)"
