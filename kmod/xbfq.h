@@ -79,8 +79,9 @@ enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
 /*
  * Interactive raising time: by default (wr_max_time 0, automatic) as
  * BFQ's, a reference drive's time scaled by its rate over the device's
- * rate as BFQ estimates it (wr_rate), within XB_WR_DUR_MIN_MS-XB_WR_DUR_MAX_MS; a fixed time in
- * ms where wr_max_time is set.  BFQ's reference pairs, converted to
+ * rate as BFQ estimates it (wr_rate), within
+ * XB_WR_DUR_MIN_MS-XB_WR_DUR_MAX_MS; a fixed time in ms where
+ * wr_max_time is set.  BFQ's reference pairs, converted to
  * sectors per second (its 14000 and 33000 sectors/us << 16): a
  * rotational drive and a non-rotational one.
  */

@@ -20,8 +20,8 @@
 # and the random reader, slower than that and seeky, leaves it there.
 # On the new instance the 512 KiB reader's windows move it at least a
 # quarter of the way from where the 4 KiB reader left it to the rate it
-# reads at, or within an eighth of that rate (the 64 KiB reader's rate is too near
-# the start to tell: 320,000-370,000 sectors/s under TCG).
+# reads at, or within an eighth of that rate (the 64 KiB reader's rate
+# is too near the start to tell: 320,000-370,000 sectors/s under TCG).
 . /tests/lib.sh
 
 dev=$(nullb_create xbpr submit_queues=1 size=1024 irqmode=2 \
