@@ -681,6 +681,9 @@ static inline unsigned int xsched_async_depth(struct request_queue *q)
  * Limit the allocation described by @data to @depth scheduler tags of
  * nr_requests: the shallow depth is per sbitmap word on older kernels
  * (rounded up, at least one tag a word), of the whole map on newer ones.
+ * A word holds 1 << shift bits, or fewer where the map is smaller: a map
+ * of 2 or 3 tags (a device of one command) is one word of a long's
+ * shift, where half of 64 bits would be no limit on 2.
  */
 static inline void xsched_set_shallow_depth(struct blk_mq_alloc_data *data,
 					    unsigned int depth)
@@ -688,8 +691,9 @@ static inline void xsched_set_shallow_depth(struct blk_mq_alloc_data *data,
 #ifdef XD_SHALLOW_DEPTH_PER_WORD
 	struct sbitmap_queue *bt = &data->hctx->sched_tags->bitmap_tags;
 	unsigned int nrr = data->q->nr_requests;
+	unsigned int bits = min(1U << bt->sb.shift, bt->sb.depth);
 
-	depth = ((depth << bt->sb.shift) + nrr - 1) / nrr;
+	depth = (depth * bits + nrr - 1) / nrr;
 #endif
 	data->shallow_depth = max(depth, 1U);
 }

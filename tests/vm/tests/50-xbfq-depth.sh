@@ -6,7 +6,8 @@
 # quarter (24 and 12).  Measured on a slow null_blk with the tags in use
 # sampled from blk-mq's debugfs (sched_tags busy=) while fio or writeback
 # keeps more requests than that waiting.  Then with 256 tags (a map of
-# several words), and xdeadline's async_depth, which the same code holds.
+# several words), and xdeadline's async_depth, which the same code holds;
+# last, the 2 tags of a device that takes one command at a time.
 . /tests/lib.sh
 
 dev=$(nullb_create xbdepth submit_queues=1 size=1024 hw_queue_depth=256 \
@@ -189,5 +190,32 @@ batched_256 "xdeadline: "
 check "xdeadline: device idle" dev_idle "$dev"
 check "back to none" sched_set "$dev" none
 nullb_remove xbdepth
+
+# A device that takes one command at a time gets 2 scheduler tags, in
+# a map of one word shorter than a word: the limit of 1 (three quarters
+# of 2) must hold there too.  On kernels that count the shallow depth
+# per word, 1 of 2 tags once became half of a 64-bit word, no limit.
+dev=$(nullb_create xbdepth1 submit_queues=1 size=1024 hw_queue_depth=1 \
+	irqmode=2 completion_nsec=$(devtime 5000000))
+tags=/sys/kernel/debug/block/$dev/hctx0/sched_tags
+for s in xbfq xdeadline; do
+	check "$s: select on a device of one command" sched_set "$dev" "$s"
+	is "$(cat /sys/block/$dev/queue/nr_requests)" 2 "$s: 2 scheduler tags"
+	if [ "$s" = xbfq ]; then
+		is "$(cat "$(async_depth_file)")" 1 "$s: async_depth 1"
+		echo 0 >"/sys/block/$dev/queue/iosched/low_latency"
+	else
+		check "$s: async_depth 1" sh -c "echo 1 > $(async_depth_file)"
+	fi
+	check "$s: sync writes at QD 16, 2 tags" during /tmp/peak.1w \
+		io randwrite --iodepth=16 --runtime=2
+	is "$(cat /tmp/peak.1w)" 1 "$s: sync writes hold 1 of 2 tags"
+	check "$s: sync reads at QD 16, 2 tags" during /tmp/peak.1r \
+		io randread --iodepth=16 --runtime=2
+	is "$(cat /tmp/peak.1r)" 2 "$s: sync reads take both"
+	check "$s: device idle" dev_idle "$dev"
+done
+check "back to none" sched_set "$dev" none
+nullb_remove xbdepth1
 [ $xd_loaded = 1 ] || check "unload xdeadline" rmmod xdeadline
 done_testing
