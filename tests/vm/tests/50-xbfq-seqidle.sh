@@ -14,7 +14,15 @@
 
 # Where xd.devtime stretches devices (a slow guest CPU), the drive and the
 # idle time stretch with it, so that the readers' think time stays short
-# beside both.
+# beside both.  On the debug kernel (xd.devtime=800) it does not: its QD 1
+# readers think 15-60 ms between reads, as long as a seek and past the
+# idle time, so idling gains little over none there, and the burst's
+# queues, created over more than a second, are still raised at 1 s.
+# There (slow=1) only what the xbfq issue's proof 1 asks is asserted:
+# xbfq's aggregate beside bfq's, in every cell, with the checks that do
+# not depend on timing.
+slow=0
+[ "$XD_DEVTIME" -gt 100 ] && slow=1
 check "load simdisk (HDD model, NCQ depth 32)" simdisk_hdd "$XD_DEVTIME" \
 	capacity_gb=1000 ncq_depth=32 zero_reads=0
 dev=simdisk0
@@ -74,11 +82,15 @@ diag "xbfq: $idled idle periods for throughput; $(grep -E '^(idle_armed|injected
 {
 cmp_ok "$idled" -gt 0 "xbfq: idled for throughput at equal weights"
 is "$(xd_stat $dev queues_merged)" 0 "xbfq: the readers, half a disk apart, were not merged"
-cmp_ok "$((xbfq_seeks * none_mib * 2))" -le "$((none_seeks * xbfq_mib))" \
-	"xbfq: at most half of none's seeks per MiB"
-cmp_ok "$((xbfq_model * 2))" -ge "$((none_model * 3))" "xbfq: at least 1.5x none's aggregate (model clock)"
-cmp_ok "$((xbfq_model * 2))" -ge "$((xbfq_noidle_model * 3))" \
-	"xbfq: at least 1.5x its own aggregate with slice_idle=0"
+if [ "$slow" = 0 ]; then
+	cmp_ok "$((xbfq_seeks * none_mib * 2))" -le "$((none_seeks * xbfq_mib))" \
+		"xbfq: at most half of none's seeks per MiB"
+	cmp_ok "$((xbfq_model * 2))" -ge "$((none_model * 3))" "xbfq: at least 1.5x none's aggregate (model clock)"
+	cmp_ok "$((xbfq_model * 2))" -ge "$((xbfq_noidle_model * 3))" \
+		"xbfq: at least 1.5x its own aggregate with slice_idle=0"
+else
+	diag "slow guest: idling's gain over none and slice_idle=0 not asserted"
+fi
 cmp_ok "$((xbfq_model * 100))" -ge "$((bfq_model * 95))" "xbfq: at least 0.95x bfq's aggregate"
 }
 
@@ -128,7 +140,11 @@ readers=$(awk '$3 == "sync" { n++ } END { print n + 0 }' /tmp/seqidle.q)
 diag "xbfq: queues 1 s into the run: $(tr '\n' ' ' </tmp/seqidle.q)"
 is "$readers" 8 "xbfq: eight sync queues"
 is "$(xb_bursts /tmp/seqidle.q)" 1 "xbfq: the eight created in one burst"
-is "$raised" 0 "xbfq: none of the burst's queues raised 1 s into the run"
+if [ "$slow" = 0 ]; then
+	is "$raised" 0 "xbfq: none of the burst's queues raised 1 s into the run"
+else
+	diag "slow guest: $raised of the burst's queues raised 1 s into the run (not asserted)"
+fi
 is "$(xd_stat $dev bursts_large)" 1 "xbfq: one large burst"
 cmp_ok "$(xd_stat $dev idle_throughput)" -gt 0 "xbfq: the burst's streams idled for throughput"
 cmp_ok "$((xbfq_model8 * 100))" -ge "$((bfq_model8 * 95))" "xbfq: at least 0.95x bfq's aggregate with eight readers"
