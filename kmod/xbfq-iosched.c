@@ -292,6 +292,12 @@ static unsigned int xb_min_budget(struct xb_data *xbd)
 	return min_t(unsigned int, XB_MIN_BUDGET, xb_max_budget(xbd));
 }
 
+/* The reference drive's rate, in BFQ's units, for this kind of device. */
+static u64 xb_wr_ref_rate(struct xb_data *xbd)
+{
+	return xbd->rotational ? XB_WR_REF_RATE_ROT : XB_WR_REF_RATE_NONROT;
+}
+
 /*
  * How long interactive raising lasts, in ms: wr_max_time where set, or
  * with 0 (the default) BFQ's rule: a large application takes longer to
@@ -302,14 +308,13 @@ static unsigned int xb_min_budget(struct xb_data *xbd)
 static unsigned int xb_wr_duration_ms(struct xb_data *xbd)
 {
 	unsigned int ms = READ_ONCE(xbd->wr_max_time_ms);
-	u64 ref_rate, ref_ms, rate;
+	u64 ref_ms, rate;
 
 	if (ms)
 		return ms;
-	ref_rate = xbd->rotational ? XB_WR_REF_RATE_ROT : XB_WR_REF_RATE_NONROT;
 	ref_ms = xbd->rotational ? XB_WR_REF_MS_ROT : XB_WR_REF_MS_NONROT;
 	rate = max_t(u64, READ_ONCE(xbd->wr_rate), 1);
-	return clamp_t(u64, div64_u64(ref_rate * ref_ms, rate),
+	return clamp_t(u64, div64_u64(xb_wr_ref_rate(xbd) * ref_ms, rate),
 		       XB_WR_DUR_MIN_MS, XB_WR_DUR_MAX_MS);
 }
 
@@ -3366,8 +3371,7 @@ static int xb_init_data(struct request_queue *q, struct elevator_queue *eq)
 	xbd->idle_class_delay_ms = XB_IDLE_CLASS_DELAY_MS;
 	xbd->wr_coeff = XB_WR_COEFF;
 	xbd->wr_max_time_ms = XB_WR_MAX_TIME_MS;
-	xbd->wr_rate = (xbd->rotational ? XB_WR_REF_RATE_ROT :
-			XB_WR_REF_RATE_NONROT) * 2 / 3;
+	xbd->wr_rate = xb_wr_ref_rate(xbd) * 2 / 3;
 	xbd->injection = 1;
 	xbd->queue_merging = 1;
 	xbd->core.local_dispatch = !xbd->rotational;
