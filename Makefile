@@ -135,6 +135,9 @@ bench-raising: deps
 	VM_APPEND="xd.scale=300 xd.test_timeout=3000 $(VM_APPEND)" \
 		bench/xbfq-raising.sh $(if $(filter command line,$(origin KERNELS)),$(KERNELS),7.x 6.1 6.12)
 
+bench-tagwait: deps
+	bench/xbfq-tagwait.sh $(if $(filter command line,$(origin KERNELS)),$(KERNELS),7.x 6.1 6.12)
+
 bench-selftest: deps
 	bench/selftest.sh $(KERNEL)
 
@@ -146,4 +149,4 @@ clean:
 	-$(MAKE) -C kmod clean KVER=$(KVER) 2>/dev/null
 
 .PHONY: all modules deps check check-unit check-packaging check-vm check-blktests demo cli install uninstall \
-	dist deb rpm bench bench-icount bench-mttcg bench-lockstat bench-selftest bench-bundle bench-startup bench-raising clean
+	dist deb rpm bench bench-icount bench-mttcg bench-lockstat bench-selftest bench-bundle bench-startup bench-raising bench-tagwait clean
