@@ -71,14 +71,18 @@ startup_case() {
 		# case gave 0.86-1.17x; on a quiet host three rounds each of
 		# xbfq before and after session 17's change, 0.93-1.02x.  A
 		# first ratio over the bar gets a second round of each, in
-		# the same order, and the sums decide: a real regression
-		# fails both.
+		# the same order, and the sums decide; sums still over it, a
+		# third (session 41's CI, 6.12, writers at 4 s: xbfq 1077 and
+		# 1041 ms, bfq 929 and 967, 1.117x, where 25 earlier CI runs
+		# gave xbfq 893-1050 ms, bfq 897-1023, with no change to
+		# xbfq on 6.12 between them).  A real regression fails all.
 		rounds="one round"
-		if [ $((ms_xbfq * 10)) -gt $((ms_bfq * 11)) ]; then
-			diag "$big$kind at ${lead}s: first round xbfq $ms_xbfq ms, bfq $ms_bfq ms: a second round of each"
-			round "$kind" "$lead" ", second round" "$@"
-			rounds="two rounds"
-		fi
+		for n in second third; do
+			[ $((ms_xbfq * 10)) -gt $((ms_bfq * 11)) ] || break
+			diag "$big$kind at ${lead}s: so far xbfq $ms_xbfq ms, bfq $ms_bfq ms: a $n round of each"
+			round "$kind" "$lead" ", $n round" "$@"
+			rounds="$([ $n = second ] && echo two || echo three) rounds"
+		done
 		cmp_ok "$((ms_xbfq * 10))" -le "$((ms_bfq * 11))" \
 			"$big$kind at ${lead}s: xbfq's application time ($ms_xbfq ms, $rounds) at most 1.1x bfq's ($ms_bfq ms)"
 	elif [ -n "$ms_bfq" ]; then
