@@ -20,7 +20,10 @@
 # one (x100); GREEDY the device's reads in the 8 s; LIMITED bfq's "too
 # many requests" messages in the bfq+blk round (allocations its
 # limit_depth held to one tag a word), xbfq's group_limited counter; -1
-# where not available.  The checks are only that each round ran.
+# where not available.  On standard error (the guest's log), for xbfq,
+# its sync queues' debugfs lines at 2, 4 and 6 s into the periodic
+# reader and its raising counters after each round.  The checks are only
+# that each round ran.
 . /tests/lib.sh
 
 dev=$(nullb_create xbtw submit_queues=1 size=4096 hw_queue_depth=1 \
@@ -41,7 +44,7 @@ events() {
 # run SCHED [BLK]: prints the RESULT fields after SCHED; with BLK and
 # bfq, its blk trace on for its limit count
 run() {
-	local s=$1 g sp r1 r2 lim=-1 blk=0
+	local s=$1 g sp qp r1 r2 lim=-1 blk=0
 	sched_set "$dev" "$s" || return 1
 	fio --name=g --filename="/dev/$dev" --size=3g --rw=randread --bs=64k \
 		--direct=1 --ioengine=io_uring --iodepth=16 --numjobs=4 \
@@ -68,6 +71,15 @@ run() {
 		sleep 0.05
 	done >/tmp/tw.samp) &
 	sp=$!
+	qp=
+	if [ "$s" = xbfq ]; then
+		(for t in 2 4 6; do
+			sleep 2
+			grep -E "^pid [0-9]+ sync " /sys/kernel/debug/block/$dev/sched/queues |
+				sed "s/^/# sync queues at ${t}s: /"
+		done >&2) &
+		qp=$!
+	fi
 	rm -f /tmp/tw_clat.*.log
 	fio --name=p --filename="/dev/$dev" --offset=3584m --size=512m \
 		--rw=read --bs=64k --direct=1 --ioengine=psync --rate_iops=25 \
@@ -76,9 +88,13 @@ run() {
 		{ cat /tmp/tw.out >&2; kill $sp; wait $g; return 1; }
 	echo 0 >$T/tracing_on
 	kill $sp
-	wait $sp 2>/dev/null
+	wait $sp $qp 2>/dev/null
 	read -r r2 _ </sys/block/$dev/stat
-	[ "$s" != xbfq ] || lim=$(($(xd_stat "$dev" group_limited) - l0))
+	if [ "$s" = xbfq ]; then
+		lim=$(($(xd_stat "$dev" group_limited) - l0))
+		diag "xbfq: $(grep -E '^(wr_interactive|wr_softrt|active_raised) ' \
+			"/sys/kernel/debug/block/$dev/sched/stats" | tr '\n' ' ')" >&2
+	fi
 	if [ $blk = 1 ]; then
 		echo 0 >/sys/block/$dev/trace/enable
 		lim=$(grep -c 'too many requests' $T/trace)
