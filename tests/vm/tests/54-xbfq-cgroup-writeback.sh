@@ -133,6 +133,15 @@ flood() {
 		D_A=$(($(wbytes a) - a0)) D_B=$(($(wbytes b) - b0))
 	fi
 }
+# served_covers GROUP SECTORS BYTES: a group's served sectors against its
+# io.stat bytes (flood): at least as many (1% for the reads' skew), and
+# at most what can wait at 2 s more (65 requests of 64 KiB a round).
+served_covers() {
+	cmp_ok "$(($2 * 512 * 100))" -ge "$(($3 * 99))" \
+		"xbfq: group $1's served sectors cover its io.stat bytes"
+	cmp_ok "$(($2 * 512))" -le "$(($3 + 2 * 65 * 65536))" \
+		"xbfq: group $1's served sectors: at most 2 x 65 requests more than io.stat"
+}
 # ratio X Y: X / Y with two decimals ("-" if Y is 0)
 ratio() { awk -v x="$1" -v y="$2" 'BEGIN { if (y > 0) printf "%.2f", x / y; else print "-" }'; }
 
@@ -176,18 +185,8 @@ for s in bfq xbfq; do
 		grep ' async ' "/sys/kernel/debug/block/$dev/sched/queues" | sed 's/^/# /'
 		cmp_ok "$S_A" -gt 0 "xbfq: charged to a's group"
 		cmp_ok "$S_B" -gt 0 "xbfq: charged to b's group"
-		# Each group's served sectors against its io.stat bytes
-		# (flood): at least as many (1% for the reads' skew), and
-		# at most what can wait at 2 s more (65 requests of
-		# 64 KiB a round).
-		for g in a b; do
-			G=$(echo $g | tr ab AB)
-			eval "sv=\$S_$G dv=\$D_$G"
-			cmp_ok "$((sv * 512 * 100))" -ge "$((dv * 99))" \
-				"xbfq: group $g's served sectors cover its io.stat bytes"
-			cmp_ok "$((sv * 512))" -le "$((dv + 2 * 65 * 65536))" \
-				"xbfq: group $g's served sectors: at most 2 x 65 requests more than io.stat"
-		done
+		served_covers a "$S_A" "$D_A"
+		served_covers b "$S_B" "$D_B"
 		cmp_ok "$(xd_stat "$dev" group_limited)" -gt "$lim0" \
 			"xbfq: the groups' tag limits held a writer to one tag"
 		if [ $memcg = 1 ]; then
