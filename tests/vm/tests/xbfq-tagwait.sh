@@ -85,7 +85,7 @@ run() {
 		--rw=read --bs=64k --direct=1 --ioengine=psync --rate_iops=25 \
 		--time_based --runtime=8 --write_lat_log=/tmp/tw \
 		--log_avg_msec=0 >/tmp/tw.out 2>&1 ||
-		{ cat /tmp/tw.out >&2; kill $sp; wait $g; return 1; }
+		{ cat /tmp/tw.out >&2; kill $sp $qp; wait $g; return 1; }
 	echo 0 >$T/tracing_on
 	kill $sp
 	wait $sp $qp 2>/dev/null
