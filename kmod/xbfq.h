@@ -50,6 +50,8 @@ enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
 /* BFQ-compatible defaults. */
 #define XB_SLICE_IDLE_NS	(8 * NSEC_PER_MSEC)
 #define XB_WR_MIN_IDLE_NS	(20 * NSEC_PER_MSEC)
+/* Reads keep tags for raised queues this long after one was active. */
+#define XB_RESERVE_MS		100
 #define XB_TIMEOUT_MS		125
 #define XB_FIFO_SYNC_MS		125
 #define XB_FIFO_ASYNC_MS	250
@@ -169,6 +171,7 @@ struct xb_pcpu_stats {
 	u64 queue_alloc_failed;
 	u64 local_dispatched;	/* parked, then handed out by its CPU */
 	u64 group_limited;	/* tag allocations held to one tag */
+	u64 reads_reserved;	/* reads kept off the raised queues' tags */
 	u64 done_waits;		/* completions that found the lock held */
 };
 
@@ -425,6 +428,8 @@ struct xb_data {
 	u64 slot_left_mask;
 	unsigned int nr_active;
 	unsigned int nr_active_raised;		/* of them weight-raised */
+	/* jiffies: a raised sync queue was active then, plus 100 ms */
+	unsigned long raised_sync_until;
 	/* Of them known to be sequential (rotational devices only). */
 	unsigned int nr_active_seq;
 	u64 idle_deadline_ns;			/* in-service idling until */
