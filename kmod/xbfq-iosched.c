@@ -196,6 +196,26 @@ static void xb_seq_refresh(struct xb_data *xbd, struct xb_queue *xq)
  * need idling.  @now: the caller's clock reading, or 0 to read it here if
  * the queue goes inactive.
  */
+/*
+ * For xb_raised_reserve(): @xq, raised and sync, came or went; reads keep
+ * tags for it for XB_RESERVE_MS, or twice its mean think time if that is
+ * longer (a periodic reader on a slow device: 320 ms apart on the debug
+ * kernel's), up to XB_RESERVE_MAX_MS.  Only ever extended.
+ */
+static void xb_raised_reserve_extend(struct xb_data *xbd,
+				     struct xb_queue *xq)
+{
+	u64 ms = XB_RESERVE_MS;
+	unsigned long until;
+
+	if (xq->ttime_samples >= 4)
+		ms = clamp_t(u64, div_u64(2 * xq->ttime_ns, NSEC_PER_MSEC),
+			     XB_RESERVE_MS, XB_RESERVE_MAX_MS);
+	until = jiffies + msecs_to_jiffies(ms);
+	if (time_after(until, xbd->raised_sync_until))
+		WRITE_ONCE(xbd->raised_sync_until, until);
+}
+
 void xb_update_active(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 {
 	int want = (xq->queued || xq->inflight || xq->nr_head) ?
@@ -230,10 +250,8 @@ void xb_update_active(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 			xbd->nr_groups_active++;
 	}
 	xq->slot = want;
-	/* For xb_raised_reserve(): a raised sync queue came or went. */
 	if (xq->sync && xq->wr_coeff > 1)
-		WRITE_ONCE(xbd->raised_sync_until,
-			   jiffies + msecs_to_jiffies(XB_RESERVE_MS));
+		xb_raised_reserve_extend(xbd, xq);
 	if (xbd->rotational)
 		xb_seq_refresh(xbd, xq);
 }
@@ -2908,8 +2926,9 @@ static unsigned int xb_write_depth(struct xb_data *xbd, bool sync)
  * against bfq's 15-24 ms and 28-44; docs/xbfq.md).  BFQ gets there by
  * limiting each queue to its weight's share of the tags, which rounds
  * to none for a greedy queue beside a raised one.  Here: while a raised
- * sync queue is active, or was less than XB_RESERVE_MS ago (a periodic
- * reader is inactive most of its period), the reads of a task whose
+ * sync queue is active, or was less than XB_RESERVE_MS or twice its think
+ * time ago (a periodic reader is inactive most of its period:
+ * xb_raised_reserve_extend()), the reads of a task whose
  * sync queue on this device is not raised take at most the other three
  * quarters.  Writes have their own limits (xb_write_depth()).
  */

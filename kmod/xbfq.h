@@ -50,8 +50,12 @@ enum { XB_RT, XB_BE, XB_IDLE, XB_NR_CLASS };
 /* BFQ-compatible defaults. */
 #define XB_SLICE_IDLE_NS	(8 * NSEC_PER_MSEC)
 #define XB_WR_MIN_IDLE_NS	(20 * NSEC_PER_MSEC)
-/* Reads keep tags for raised queues this long after one was active. */
+/*
+ * Reads keep tags for raised queues this long after one was active, or
+ * twice its mean think time, up to XB_RESERVE_MAX_MS.
+ */
 #define XB_RESERVE_MS		100
+#define XB_RESERVE_MAX_MS	1000
 #define XB_TIMEOUT_MS		125
 #define XB_FIFO_SYNC_MS		125
 #define XB_FIFO_ASYNC_MS	250
@@ -428,7 +432,7 @@ struct xb_data {
 	u64 slot_left_mask;
 	unsigned int nr_active;
 	unsigned int nr_active_raised;		/* of them weight-raised */
-	/* jiffies: a raised sync queue was active then, plus 100 ms */
+	/* jiffies: until then reads keep tags for raised queues */
 	unsigned long raised_sync_until;
 	/* Of them known to be sequential (rotational devices only). */
 	unsigned int nr_active_seq;
