@@ -14,6 +14,18 @@
 # p99 under the period.  With xd.reference=1, a round of mq-deadline
 # first, printed for docs/benchmarks.md (make check leaves it out: it
 # asserts nothing).
+# Then the same with the device's default 2 scheduler tags (16 in flight
+# for each greedy reader), where the tag allocator decides first: the
+# same bars for the periodic reader (but the mean p90 under the period,
+# not the p99: some reads miss there under both), xbfq's reserve for
+# raised queues acted (reads_reserved), and the greedy readers did not
+# pay for it: their reads while the periodic reader ran, over two
+# rounds, at least 0.8x bfq's (0.93-1.07x measured; a reserve that
+# idled for the periodic reader gave them 0.55-0.65x).  Before the
+# reserve xbfq missed 59-77 deadlines of 200 to bfq's 28-44 there
+# (docs/xbfq.md).  On the debug kernel's slow guest both schedulers
+# fall behind there: only the misses, the reserve and the greedy reads
+# are asserted.
 . /tests/lib.sh
 
 period_ms=$((40 * XD_DEVTIME / 100))
@@ -21,24 +33,31 @@ pace=$((6000 / period_ms))	# reads in 6 s
 dev=$(nullb_create xbsr submit_queues=1 size=4096 hw_queue_depth=1 \
 	irqmode=2 completion_nsec="$(devtime 1000000)")
 
-# run SCHED: "READS MISSES P99_US" of the periodic reader
+# run SCHED TAGS: "READS MISSES P99_US P90_US GREEDY" of the periodic reader
+# and the device's reads while it ran; with TAGS 64 scheduler tags and
+# the greedy readers at QD 8, else the default (2) and QD 16
 run() {
-	local s=$1 g
+	local s=$1 g qd=16 r1 r2
 	sched_set "$dev" "$s" || return 1
-	echo 64 >"/sys/block/$dev/queue/nr_requests" || return 1
+	if [ "$2" = 64 ]; then
+		echo 64 >"/sys/block/$dev/queue/nr_requests" || return 1
+		qd=8
+	fi
 	fio --name=g --filename="/dev/$dev" --size=3g --rw=randread --bs=64k \
-		--direct=1 --ioengine=io_uring --iodepth=8 --numjobs=4 \
+		--direct=1 --ioengine=io_uring --iodepth=$qd --numjobs=4 \
 		--time_based --runtime=12 >/dev/null 2>&1 &
 	g=$!
 	sleep 5
 	rm -f /tmp/sr_clat.*.log
+	read -r r1 _ </sys/block/$dev/stat
 	fio --name=p --filename="/dev/$dev" --offset=3584m --size=512m \
 		--rw=read --bs=64k --direct=1 --ioengine=psync \
 		--rate_iops=$((1000 / period_ms)) --time_based --runtime=6 \
 		--write_lat_log=/tmp/sr --log_avg_msec=0 >/tmp/sr.out 2>&1 ||
 		{ cat /tmp/sr.out >&2; wait $g; return 1; }
+	read -r r2 _ </sys/block/$dev/stat
 	[ "$s" != xbfq ] ||
-		awk '$1 ~ /^(wr_|injected|idle_armed|expired_preempt)/ {
+		awk '$1 ~ /^(wr_|injected|idle_armed|expired_preempt|reads_reserved)/ {
 			printf "%s %s ", $1, $2 }' \
 			"/sys/kernel/debug/block/$dev/sched/stats" >/tmp/sr.ctr
 	wait $g
@@ -54,42 +73,69 @@ run() {
 				v[j + 1] = x
 			}
 			k = int(n * 0.99)
-			print n + 0, m + 0, int(v[k > 0 ? k : 1] / 1000)
+			q = int(n * 0.9)
+			printf "%d %d %d %d ", n + 0, m + 0, int(v[k > 0 ? k : 1] / 1000),
+				int(v[q > 0 ? q : 1] / 1000)
 		}' /tmp/sr_clat.1.log
+	echo $((r2 - r1))
 }
 
-bn=0 bm=0 xn=0 xm=0 xp=0
-: >/tmp/sr.miss
-order="bfq xbfq xbfq bfq"
-[ "$XD_REFERENCE" = 0 ] || order="mq-deadline $order"
-for s in $order; do
-	# A stall of the guest is a late read: a run that saw one
-	# (stall_again) runs again, up to three; its misses are noted anew.
-	for try in 1 2 3; do
-		cp /tmp/sr.miss /tmp/sr.miss0
-		stall_watch
-		run "$s" >/tmp/sr.res
-		rc=$?
-		stall_again $try || break
-		mv /tmp/sr.miss0 /tmp/sr.miss
+# rounds TAGS: bfq, xbfq, xbfq, bfq with TAGS (see run) and the checks
+rounds() {
+	local tags=$1 what=${2:-} s try rc n m p99 p90 gr order
+	bn=0 bm=0 bg=0 xn=0 xm=0 xp=0 xq=0 xg=0 xr=0
+	: >/tmp/sr.miss
+	order="bfq xbfq xbfq bfq"
+	[ "$XD_REFERENCE" = 0 ] || order="mq-deadline $order"
+	for s in $order; do
+		# A stall of the guest is a late read: a run that saw one
+		# (stall_again) runs again, up to three; its misses are noted anew.
+		for try in 1 2 3; do
+			cp /tmp/sr.miss /tmp/sr.miss0
+			stall_watch
+			run "$s" "$tags" >/tmp/sr.res
+			rc=$?
+			stall_again $try || break
+			mv /tmp/sr.miss0 /tmp/sr.miss
+		done
+		rm -f /tmp/sr.miss0
+		if [ $rc != 0 ]; then
+			not_ok "$s$what: periodic reader ran"
+			continue
+		fi
+		read -r n m p99 p90 gr </tmp/sr.res
+		diag "$s$what ($(cat /sys/block/$dev/queue/nr_requests) tags): $n reads of $pace, $m took over ${period_ms} ms, p99 $p99 us, p90 $p90 us; the device read $gr times meanwhile"
+		[ "$s" != xbfq ] || diag "xbfq's counters$what: $(cat /tmp/sr.ctr)"
+		case $s in
+		bfq) bn=$((bn + n)) bm=$((bm + m)) bg=$((bg + gr)) ;;
+		xbfq)
+			xn=$((xn + n)) xm=$((xm + m)) xp=$((xp + p99)) xq=$((xq + p90)) xg=$((xg + gr))
+			xr=$((xr + $(awk '{ for (i = 1; i < NF; i++) if ($i == "reads_reserved") print $(i + 1) }' /tmp/sr.ctr)))
+			;;
+		esac
 	done
-	rm -f /tmp/sr.miss0
-	if [ $rc != 0 ]; then
-		not_ok "$s: periodic reader ran"
-		continue
+	cmp_ok "$xm" -le "$((bm + 2))" "xbfq: deadline misses at most bfq's plus two$what ($xm against $bm, of $xn and $bn reads)"
+	[ ! -s /tmp/sr.miss ] || diag "the misses$what (time into the reader's run, latency): $(cat /tmp/sr.miss)"
+	if [ "$tags" = 64 ]; then
+		cmp_ok "$((xn * 100))" -ge "$((2 * pace * 95))" "xbfq's periodic reader kept its pace$what ($xn reads of $((2 * pace)))"
+		cmp_ok "$((xp / 2))" -lt "$((period_ms * 1000))" "xbfq: mean p99 $((xp / 2)) us, under the period$what"
+	elif [ "$XD_DEVTIME" -gt 100 ]; then
+		# The debug kernel's slow guest: both schedulers fall behind
+		# and miss there (session 43: bfq 12-16 misses of 36, 31-35
+		# reads; xbfq 9-11, 28-32), so only the misses are compared.
+		diag "slow guest$what: xbfq $xn reads of $((2 * pace)), mean p90 $((xq / 2)) us (not asserted)"
+	else
+		cmp_ok "$((xn * 100))" -ge "$((2 * pace * 95))" "xbfq's periodic reader kept its pace$what ($xn reads of $((2 * pace)))"
+		# Some reads of every scheduler miss here (bfq: 22-34 of
+		# 150 a round), so the p99 is one of the misses: the p90
+		cmp_ok "$((xq / 2))" -lt "$((period_ms * 1000))" "xbfq: mean p90 $((xq / 2)) us, under the period$what"
 	fi
-	read -r n m p99 </tmp/sr.res
-	diag "$s: $n reads of $pace, $m took over ${period_ms} ms, p99 $p99 us"
-	[ "$s" != xbfq ] || diag "xbfq's counters: $(cat /tmp/sr.ctr)"
-	case $s in
-	bfq) bn=$((bn + n)) bm=$((bm + m)) ;;
-	xbfq) xn=$((xn + n)) xm=$((xm + m)) xp=$((xp + p99)) ;;
-	esac
-done
-cmp_ok "$((xn * 100))" -ge "$((2 * pace * 95))" "xbfq's periodic reader kept its pace ($xn reads of $((2 * pace)))"
-cmp_ok "$xm" -le "$((bm + 2))" "xbfq: deadline misses at most bfq's plus two ($xm against $bm, of $xn and $bn reads)"
-[ ! -s /tmp/sr.miss ] || diag "the misses (time into the reader's run, latency): $(cat /tmp/sr.miss)"
-cmp_ok "$((xp / 2))" -lt "$((period_ms * 1000))" "xbfq: mean p99 $((xp / 2)) us, under the period"
+}
+rounds 64
+check "back to none" sched_set "$dev" none
+rounds 2 ", 2 tags"
+cmp_ok "$xr" -gt 0 "xbfq, 2 tags: reads kept off the raised reader's tag (reads_reserved $xr)"
+cmp_ok "$((xg * 10))" -ge "$((bg * 8))" "xbfq, 2 tags: the greedy readers read at least 0.8x bfq's ($xg against $bg)"
 check "device idle" dev_idle "$dev"
 check "back to none" sched_set "$dev" none
 nullb_remove xbsr

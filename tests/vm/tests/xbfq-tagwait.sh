@@ -19,7 +19,8 @@
 # device; TAGS and WAITERS the mean tags in use and tasks waiting for
 # one (x100); GREEDY the device's reads in the 8 s; LIMITED bfq's "too
 # many requests" messages in the bfq+blk round (allocations its
-# limit_depth held to one tag a word), xbfq's group_limited counter; -1
+# limit_depth held to one tag a word), xbfq's group_limited and
+# reads_reserved counters (allocations its limit_depth limited); -1
 # where not available.  On standard error (the guest's log), for xbfq,
 # its sync queues' debugfs lines at 2, 4 and 6 s into the periodic
 # reader and its raising counters after each round.  The checks are only
@@ -61,7 +62,9 @@ run() {
 		echo 1 >/sys/block/$dev/trace/enable
 		blk=1
 	fi
-	l0=$(xd_stat "$dev" group_limited 2>/dev/null)
+	l0=0
+	[ "$s" != xbfq ] ||
+		l0=$(($(xd_stat "$dev" group_limited) + $(xd_stat "$dev" reads_reserved)))
 	echo 1 >$T/tracing_on
 	read -r r1 _ </sys/block/$dev/stat
 	(while :; do
@@ -91,7 +94,7 @@ run() {
 	wait $sp $qp 2>/dev/null
 	read -r r2 _ </sys/block/$dev/stat
 	if [ "$s" = xbfq ]; then
-		lim=$(($(xd_stat "$dev" group_limited) - l0))
+		lim=$(($(xd_stat "$dev" group_limited) + $(xd_stat "$dev" reads_reserved) - l0))
 		diag "xbfq: $(grep -E '^(wr_interactive|wr_softrt|active_raised) ' \
 			"/sys/kernel/debug/block/$dev/sched/stats" | tr '\n' ' ')" >&2
 	fi
