@@ -191,12 +191,6 @@ static void xb_seq_refresh(struct xb_data *xbd, struct xb_queue *xq)
 }
 
 /*
- * A queue is active while it has requests queued or in flight; the counts
- * per (class, level, raised) tell whether the service guarantees of a queue
- * need idling.  @now: the caller's clock reading, or 0 to read it here if
- * the queue goes inactive.
- */
-/*
  * For xb_raised_reserve(): @xq, raised and sync, came or went; reads keep
  * tags for it for XB_RESERVE_MS, or twice its mean think time if that is
  * longer (a periodic reader on a slow device: 320 ms apart on the debug
@@ -216,6 +210,12 @@ static void xb_raised_reserve_extend(struct xb_data *xbd,
 		WRITE_ONCE(xbd->raised_sync_until, until);
 }
 
+/*
+ * A queue is active while it has requests queued or in flight; the counts
+ * per (class, level, raised) tell whether the service guarantees of a queue
+ * need idling.  @now: the caller's clock reading, or 0 to read it here if
+ * the queue goes inactive.
+ */
 void xb_update_active(struct xb_data *xbd, struct xb_queue *xq, u64 now)
 {
 	int want = (xq->queued || xq->inflight || xq->nr_head) ?
