@@ -208,13 +208,17 @@ stall_again() {
 # with more than 3 requests outstanding, which QD 1 readers never have;
 # until then it idles for a sequential reader only while the reader's
 # think time stays under slice_idle / 2, which a TCG guest on a loaded
-# host does not always keep.  200 reads at QD 8, served one at a time
-# (strict_guarantees), show it at most one command in flight.
+# host does not always keep.  Reads at QD 8, served one at a time
+# (strict_guarantees), show it at most one command in flight: bfq decides
+# after 32 completions with more than 3 requests outstanding
+# (BFQ_HW_QUEUE_SAMPLES); 64 reads leave the last few, with fewer
+# outstanding, out.  (It was 200: 8.5 s a call on the debug kernel's
+# slow drive, a third of 50-xbfq-seqidle's time there.)
 bfq_learn_no_queueing() {
 	local q=/sys/block/$1/queue/iosched rc
 	echo 1 >"$q/strict_guarantees" || return 1
 	fio_run --name=hwtag --filename="/dev/$1" --rw=randread --bs=4k \
-		--iodepth=8 --ioengine=io_uring --direct=1 --number_ios=200 --size=64m
+		--iodepth=8 --ioengine=io_uring --direct=1 --number_ios=64 --size=64m
 	rc=$?
 	echo 0 >"$q/strict_guarantees"
 	return $rc

@@ -160,7 +160,7 @@ two() {
 # of a 5 s run) turns idling off; slice_idle 25 ms, so that a reader the
 # host stalls for a few ms does not lose its slice.
 bfq_setup() {
-	check "bfq: 200 random reads at QD 8, one at a time" bfq_learn_no_queueing $dev
+	check "bfq: 64 random reads at QD 8, one at a time" bfq_learn_no_queueing $dev
 	echo 0 >/sys/block/$dev/queue/iosched/low_latency
 	echo 25 >/sys/block/$dev/queue/iosched/slice_idle
 }
