@@ -122,13 +122,14 @@ rand() {
 	# terse v3: field 15 is the read completion latency's maximum, us
 	RAND_MS=$(awk -F';' '$15 > m { m = $15 } END { print int(m / 1000) }' /tmp/rand.out)
 }
-# rand_round SUFFIX: one run of each, xbfq first; adds the slowest reads
-# to xb_ms and bfq_ms.
+# rand_round SUFFIX: one run of each, xbfq first (bfq's where it runs,
+# STOCK in lib.sh); adds the slowest reads to xb_ms and bfq_ms.
 xb_ms=0 bfq_ms=0
 rand_round() {
 	rand xbfq
 	xb_ms=$((xb_ms + RAND_MS))
 	is "$(xd_stat $STARTUP_DEV idle_raised)" 0 "random readers$1, no stream: no raised queue kept the drive (idle_raised)"
+	[ "$STOCK" = 1 ] || return 0
 	rand bfq
 	bfq_ms=$((bfq_ms + RAND_MS))
 }
