@@ -7,13 +7,14 @@
 # deadline.  The periodic reader starts 5 s after the greedy readers, once
 # their interactive raising is over under both schedulers (started at
 # 3 s, among raised greedy ones, xbfq's first read waited 233-243 ms
-# until a raised queue's first budget was made small; docs/xbfq.md).  Under
-# bfq, xbfq, xbfq, bfq: over its two rounds xbfq's reader must keep its
-# pace (95% of its reads) and miss no more deadlines than bfq's did (two
-# of slack in some 300 reads, for the TCG guest's hiccups), with a mean
-# p99 under the period.  With xd.reference=1, a round of mq-deadline
-# first, printed for docs/benchmarks.md (make check leaves it out: it
-# asserts nothing).
+# until a raised queue's first budget was made small; docs/xbfq.md).  A
+# round of bfq, then xbfq: xbfq's reader must keep its pace (95% of its
+# reads) and miss no more deadlines than bfq's did (two of slack in some
+# 150 reads, for the TCG guest's hiccups), with a p99 under the period
+# (two rounds each before session 44; a CI run of each Debian kernel
+# then: p99 5-15 ms under both, one miss in 1200 reads, bfq's).  With xd.reference=1, a round of
+# mq-deadline first, printed for docs/benchmarks.md (make check leaves
+# it out: it asserts nothing).
 # Then the same with the device's default 2 scheduler tags (16 in flight
 # for each greedy reader), where the tag allocator decides first: the
 # same bars for the periodic reader (but the mean p90 under the period,
@@ -23,9 +24,12 @@
 # rounds, at least 0.8x bfq's (0.93-1.07x measured; a reserve that
 # idled for the periodic reader gave them 0.55-0.65x).  Before the
 # reserve xbfq missed 59-77 deadlines of 200 to bfq's 28-44 there
-# (docs/xbfq.md).  On the debug kernel's slow guest both schedulers
-# fall behind there: only the misses, the reserve and the greedy reads
-# are asserted.
+# (docs/xbfq.md); there two rounds each, in the order bfq, xbfq, xbfq,
+# bfq (a drift of the host's speed weighs on both alike).  On the debug
+# kernel's slow guest xbfq's side runs alone (STOCK in lib.sh), one
+# round of each part: at 64 tags its pace and p99 are asserted, at 2
+# tags the reserve (both schedulers fall behind there: session 43, bfq
+# 12-16 misses of 36 reads, xbfq 9-11).
 . /tests/lib.sh
 
 period_ms=$((40 * XD_DEVTIME / 100))
@@ -60,6 +64,8 @@ run() {
 		awk '$1 ~ /^(wr_|injected|idle_armed|expired_preempt|reads_reserved)/ {
 			printf "%s %s ", $1, $2 }' \
 			"/sys/kernel/debug/block/$dev/sched/stats" >/tmp/sr.ctr
+	# the greedy readers' last second measures nothing
+	kill -INT $g 2>/dev/null
 	wait $g
 	# clat log lines: msec, latency ns, direction, size, offset; each
 	# miss is also noted in /tmp/sr.miss
@@ -80,12 +86,19 @@ run() {
 	echo $((r2 - r1))
 }
 
-# rounds TAGS: bfq, xbfq, xbfq, bfq with TAGS (see run) and the checks
+# rounds TAGS: the schedulers' rounds with TAGS (see run), the checks
 rounds() {
-	local tags=$1 what=${2:-} s try rc n m p99 p90 gr order
+	local tags=$1 what=${2:-} s try rc n m p99 p90 gr order nr
 	bn=0 bm=0 bg=0 xn=0 xm=0 xp=0 xq=0 xg=0 xr=0
 	: >/tmp/sr.miss
-	order="bfq xbfq xbfq bfq"
+	if [ "$STOCK" = 0 ]; then
+		order=xbfq
+	elif [ "$tags" = 64 ]; then
+		order="bfq xbfq"
+	else
+		order="bfq xbfq xbfq bfq"
+	fi
+	nr=$(echo "$order" | tr ' ' '\n' | grep -c '^xbfq$')
 	[ "$XD_REFERENCE" = 0 ] || order="mq-deadline $order"
 	for s in $order; do
 		# A stall of the guest is a late read: a run that saw one
@@ -116,29 +129,35 @@ rounds() {
 			;;
 		esac
 	done
-	cmp_ok "$xm" -le "$((bm + 2))" "xbfq: deadline misses at most bfq's plus two$what ($xm against $bm, of $xn and $bn reads)"
 	[ ! -s /tmp/sr.miss ] || diag "the misses$what (time into the reader's run, latency): $(cat /tmp/sr.miss)"
+	if [ "$XD_DEVTIME" -gt 100 ]; then
+		[ "$STOCK" = 0 ] ||
+			diag "slow guest$what, not asserted: xbfq $xm misses of $xn reads, bfq $bm of $bn"
+	else
+		cmp_ok "$xm" -le "$((bm + 2))" "xbfq: deadline misses at most bfq's plus two$what ($xm against $bm, of $xn and $bn reads)"
+	fi
 	if [ "$tags" != 64 ] && [ "$XD_DEVTIME" -gt 100 ]; then
-		# The debug kernel's slow guest: both schedulers fall behind
-		# and miss there (session 43: bfq 12-16 misses of 36, 31-35
-		# reads; xbfq 9-11, 28-32), so only the misses are compared.
-		diag "slow guest$what: xbfq $xn reads of $((2 * pace)), mean p90 $((xq / 2)) us (not asserted)"
+		diag "slow guest$what: xbfq $xn reads of $((nr * pace)), mean p90 $((xq / nr)) us (not asserted)"
 		return
 	fi
-	cmp_ok "$((xn * 100))" -ge "$((2 * pace * 95))" "xbfq's periodic reader kept its pace$what ($xn reads of $((2 * pace)))"
+	cmp_ok "$((xn * 100))" -ge "$((nr * pace * 95))" "xbfq's periodic reader kept its pace$what ($xn reads of $((nr * pace)))"
 	if [ "$tags" = 64 ]; then
-		cmp_ok "$((xp / 2))" -lt "$((period_ms * 1000))" "xbfq: mean p99 $((xp / 2)) us, under the period$what"
+		cmp_ok "$((xp / nr))" -lt "$((period_ms * 1000))" "xbfq: p99 $((xp / nr)) us (mean of $nr rounds), under the period$what"
 	else
 		# Some reads of every scheduler miss here (bfq: 22-34 of
 		# 150 a round), so the p99 is one of the misses: the p90
-		cmp_ok "$((xq / 2))" -lt "$((period_ms * 1000))" "xbfq: mean p90 $((xq / 2)) us, under the period$what"
+		cmp_ok "$((xq / nr))" -lt "$((period_ms * 1000))" "xbfq: p90 $((xq / nr)) us (mean of $nr rounds), under the period$what"
 	fi
 }
 rounds 64
 check "back to none" sched_set "$dev" none
 rounds 2 ", 2 tags"
 cmp_ok "$xr" -gt 0 "xbfq, 2 tags: reads kept off the raised reader's tag (reads_reserved $xr)"
-cmp_ok "$((xg * 10))" -ge "$((bg * 8))" "xbfq, 2 tags: the greedy readers read at least 0.8x bfq's ($xg against $bg)"
+if [ "$XD_DEVTIME" -le 100 ]; then
+	cmp_ok "$((xg * 10))" -ge "$((bg * 8))" "xbfq, 2 tags: the greedy readers read at least 0.8x bfq's ($xg against $bg)"
+elif [ "$STOCK" = 1 ]; then
+	diag "slow guest, not asserted: the greedy readers read $xg times under xbfq, $bg under bfq"
+fi
 check "device idle" dev_idle "$dev"
 check "back to none" sched_set "$dev" none
 nullb_remove xbsr
