@@ -143,15 +143,18 @@ within() {
 	}'
 }
 # share_retry LABEL "SPEC" NAME...: share; where the shares miss SPEC
-# (within's) in a window that ran the device at under half its rate, once
-# more.  Shares show only while the device is the bottleneck: with a
-# second guest on the host, a window once ran it at 27% (the readers'
-# vCPU descheduled past slice_idle: idle periods that expire) and 400:100
-# measured 280.  A window at full rate that misses fails; so does a second
-# slow one.  A window in which the host stalled the guest (stall_again)
-# is measured again too, whatever it measured; three windows at most.
+# (within's), once more, and the second window decides.  Shares show
+# only while the device is the bottleneck: with a second guest on the
+# host, a window once ran it at 27% (the readers' vCPU descheduled past
+# slice_idle: idle periods that expire) and 400:100 measured 280.  Until
+# session 44 only a window at under half the device's rate was measured
+# again, but make check's windows run it at 40-69% anyway, and one at
+# 57% measured 100:100 at 89/100 (7.x, make check, session 44, beside
+# the debug kernel's guest; the other 15 CI values at hand 98-102).  A
+# window in which the host stalled the guest (stall_again) is measured
+# again too, whatever it measured; three windows at most.
 share_retry() {
-	local label=$1 spec=$2 round=1 name=$1 slow=0
+	local label=$1 spec=$2 round=1 name=$1 again=0
 	shift 2
 	while :; do
 		stall_watch
@@ -160,8 +163,8 @@ share_retry() {
 		name="$label (round $round)"
 		stall_again $((round - 1)) && continue
 		within "$KIB" "$spec" && return 0
-		[ "$RATE" -lt 50 ] && [ $slow = 0 ] && [ $round -le 3 ] || return 0
-		slow=1
+		[ $again = 0 ] && [ $round -le 3 ] || return 0
+		again=1
 		diag "$label: out of range in a window at $RATE% of the device's rate: measured once more"
 	done
 }
