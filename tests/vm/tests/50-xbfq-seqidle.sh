@@ -135,6 +135,11 @@ cmp_ok "$n" -le 40 "xbfq: no idling for throughput once the readers are seen see
 # round, up to three, only if one misses the bar (host load moves TCG
 # runs) or its eight queues came in more than one burst (creations more
 # than 180 ms apart in the guest's clock: a stalled guest; xb_bursts).
+# The queues are listed 1 s into the run; on a slow guest 3 s (only 6
+# of the 8 readers had a queue at 1 s in a debug run, session 44; the
+# raising at 1 s is not asserted there).
+lq=1
+[ "$slow" = 0 ] || lq=3
 for round in 1 2 3; do
 	for s in $pair; do
 		check "$s: back to none (round $round)" sched_set $dev none
@@ -143,7 +148,7 @@ for round in 1 2 3; do
 		echo 0 >"$D/stats"
 		rm -f /tmp/seqidle.q
 		[ $s = xbfq ] &&
-			(sleep 1; cat /sys/kernel/debug/block/$dev/sched/queues >/tmp/seqidle.q) &
+			(sleep $lq; cat /sys/kernel/debug/block/$dev/sched/queues >/tmp/seqidle.q) &
 		check "$s: eight sequential readers at QD 1 (round $round)" streams 8 read
 		wait
 		eval "${s}_model8=$(mrate)"
@@ -156,13 +161,13 @@ for round in 1 2 3; do
 done
 raised=$(awk '$1 == "pid" && $3 == "sync" && $7 == "wr" && $8 != 1 { n++ } END { print n + 0 }' /tmp/seqidle.q)
 readers=$(awk '$3 == "sync" { n++ } END { print n + 0 }' /tmp/seqidle.q)
-diag "xbfq: queues 1 s into the run: $(tr '\n' ' ' </tmp/seqidle.q)"
+diag "xbfq: queues $lq s into the run: $(tr '\n' ' ' </tmp/seqidle.q)"
 is "$readers" 8 "xbfq: eight sync queues"
 is "$(xb_bursts /tmp/seqidle.q)" 1 "xbfq: the eight created in one burst"
 if [ "$slow" = 0 ]; then
 	is "$raised" 0 "xbfq: none of the burst's queues raised 1 s into the run"
 else
-	diag "slow guest: $raised of the burst's queues raised 1 s into the run (not asserted)"
+	diag "slow guest: $raised of the burst's queues raised $lq s into the run (not asserted)"
 fi
 is "$(xd_stat $dev bursts_large)" 1 "xbfq: one large burst"
 # (on a slow guest 0-7 a run: make check, session 44, failed on its 0)
